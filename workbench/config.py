@@ -1,0 +1,135 @@
+"""One explicit, frozen Settings object, read from the environment or a git-ignored ``.env``.
+
+Nothing else in the project reads ``os.environ``: code receives a ``Settings``. Secrets are
+``Secret`` values whose ``repr``/``str`` are redacted, so a logged or printed Settings never
+shows them; call ``.reveal()`` at the one place a secret is put on the wire.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields, replace
+from pathlib import Path
+
+from dotenv import dotenv_values
+
+PREFIX = "WORKBENCH_"
+
+
+class Secret:
+    """A string that never shows itself in logs, reprs or reports."""
+
+    __slots__ = ("_value",)
+
+    def __init__(self, value: str) -> None:
+        self._value = value
+
+    def reveal(self) -> str:
+        return self._value
+
+    def __bool__(self) -> bool:
+        return bool(self._value)
+
+    def __repr__(self) -> str:
+        return "Secret('**********')" if self._value else "Secret('')"
+
+    __str__ = __repr__
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Secret) and other._value == self._value
+
+    def __hash__(self) -> int:
+        return hash(self._value)
+
+
+def _secret(default: str = "") -> Secret:
+    return field(default_factory=lambda: Secret(default), metadata={"secret": True})
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Where to send, and as whom. Every field maps to ``WORKBENCH_<FIELD NAME UPPERCASED>``."""
+
+    # platform hosts (E1-E5); the sandbox's connection.env fills these
+    base_url: str = ""
+    secure_base_url: str = ""
+    ca_bundle: str = ""
+    username: str = ""
+    password: Secret = _secret()
+    accept_version: str = "1.1"
+    gzip_requests: bool = False
+    provider_type: str = ""
+    # account-specific per-minute limits, e.g. "OTA_HotelRateAmountNotif=600,all=10000"
+    rate_limits: str = ""
+    timeout_seconds: float = 60.0
+    # notification endpoints (E6)
+    notify_token_url: str = ""
+    notify_url: str = ""
+    notify_ca_bundle: str = ""
+    notify_client_id: str = ""
+    notify_client_secret: Secret = _secret()
+    database_url: str = ""
+    # car search (E7)
+    demand_base_url: str = ""
+    affiliate_id: str = ""
+    api_key: Secret = _secret()
+    demand_ca_bundle: str = ""
+
+    @classmethod
+    def from_env(
+        cls,
+        environ: Mapping[str, str] | None = None,
+        env_file: str | os.PathLike[str] | None = ".env",
+        **overrides: object,
+    ) -> Settings:
+        """Read settings: ``overrides`` beat the environment, which beats the ``.env`` file."""
+        values: dict[str, str] = {}
+        if env_file is not None and Path(env_file).is_file():
+            values.update({k: v for k, v in dotenv_values(env_file).items() if v is not None})
+        values.update(os.environ if environ is None else environ)
+        return cls.from_mapping(values, **overrides)
+
+    @classmethod
+    def from_file(cls, env_file: str | os.PathLike[str], **overrides: object) -> Settings:
+        """Read settings from one env file only (e.g. a sandbox's ``connection.env``)."""
+        if not Path(env_file).is_file():
+            raise FileNotFoundError(f"settings file `{env_file}` does not exist")
+        values = {k: v for k, v in dotenv_values(env_file).items() if v is not None}
+        return cls.from_mapping(values, **overrides)
+
+    @classmethod
+    def from_mapping(cls, values: Mapping[str, str], **overrides: object) -> Settings:
+        kwargs: dict[str, object] = {}
+        for f in fields(cls):
+            key = PREFIX + f.name.upper()
+            if key in values:
+                kwargs[f.name] = _coerce(f, values[key])
+        for name, value in overrides.items():
+            f = next((f for f in fields(cls) if f.name == name), None)
+            if f is None:
+                raise TypeError(f"unknown setting `{name}`")
+            kwargs[name] = _coerce(f, value) if isinstance(value, str) else value
+        return cls(**kwargs)  # type: ignore[arg-type]
+
+    def with_(self, **changes: object) -> Settings:
+        return replace(self, **changes)  # type: ignore[arg-type]
+
+    def redacted(self) -> dict[str, str]:
+        """Every setting as text, secrets shown as ``**********`` (safe to print or log)."""
+        return {f.name: repr(getattr(self, f.name)) if f.metadata.get("secret") else str(getattr(self, f.name))
+                for f in fields(self)}
+
+
+def _coerce(f: object, raw: object) -> object:
+    name_type = getattr(f, "type", "")
+    text = str(raw).strip()
+    if getattr(f, "metadata", {}).get("secret"):
+        return raw if isinstance(raw, Secret) else Secret(text)
+    if name_type in ("bool", bool):
+        return text.lower() in {"1", "true", "yes", "on"}
+    if name_type in ("float", float):
+        return float(text)
+    if name_type in ("int", int):
+        return int(text)
+    return text
