@@ -1,0 +1,35 @@
+"""Write a plain frame for people: CSV (UTF-8 with BOM so Excel opens it right) or XLSX."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+from openpyxl.utils import get_column_letter
+
+SUPPORTED = (".csv", ".xlsx")
+
+
+def write_table(frame: pd.DataFrame, path: str | Path, sheet_name: str = "data") -> Path:
+    """Write ``frame`` to ``path``; the extension picks the format (``.csv`` or ``.xlsx``)."""
+    path = Path(path)
+    suffix = path.suffix.lower()
+    if suffix not in SUPPORTED:
+        raise ValueError(f"cannot write `{path.name}`: use a file name ending in {' or '.join(SUPPORTED)}")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if suffix == ".csv":
+        frame.to_csv(path, index=False, encoding="utf-8-sig")
+        return path
+    out = frame.copy()
+    for col in out.columns:  # Excel cannot store timezone-aware datetimes
+        if isinstance(out[col].dtype, pd.DatetimeTZDtype):
+            out[col] = out[col].dt.tz_convert("UTC").dt.tz_localize(None)
+    with pd.ExcelWriter(path, engine="openpyxl") as writer:
+        out.to_excel(writer, sheet_name=sheet_name[:31], index=False)
+        ws = writer.sheets[sheet_name[:31]]
+        ws.freeze_panes = "A2"
+        ws.auto_filter.ref = ws.dimensions
+        for i, col in enumerate(out.columns, start=1):
+            sample = [str(col), *(str(v) for v in out[col].head(200).tolist())]
+            ws.column_dimensions[get_column_letter(i)].width = min(60, max(8, max(map(len, sample)) + 2))
+    return path
