@@ -75,6 +75,9 @@ class Settings:
     affiliate_id: str = ""
     api_key: Secret = _secret()
     demand_ca_bundle: str = ""
+    demand_api_version: str = "3.1"  # the version path segment, e.g. /3.1/search
+    demand_cache_path: str = ""  # SQLite file for suppliers/depots/languages (default .workbench/cars-static.sqlite)
+    demand_static_max_age_hours: float = 24.0  # refetch static data older than this
 
     @classmethod
     def from_env(

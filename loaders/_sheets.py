@@ -1,0 +1,206 @@
+"""Reading CSV and Excel files into raw text tables, keeping the row numbers people see.
+
+Every cell is read as text (fast Excel readers: fastexcel/calamine); typing happens in
+``_normalize``. Excel date cells arrive as ``YYYY-MM-DD[ HH:MM:SS]`` text, numbers as the
+shortest text that shows them, so a cell showing 99.99 stays 99.99.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+import zipfile
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import pandas as pd
+
+from loaders.errors import LoadError
+
+EXCEL_SUFFIXES = {".xlsx", ".xlsm", ".xlsb", ".xls", ".ods"}
+CSV_SUFFIXES = {".csv", ".txt", ".tsv"}
+
+
+@dataclass
+class RawSheet:
+    """One sheet (or CSV file) as text: ``header`` cells, ``body`` rows, Excel row numbers."""
+
+    source: str          # file name as given to the reader (no directories)
+    path: Path
+    sheet: str           # "" for CSV
+    header: list[str]    # header cells, stripped text
+    body: pd.DataFrame   # columns 0..n-1 as str (NA for blank), one row per non-blank data row
+    rows: pd.Series      # Excel row number of each body row (header = first non-blank row)
+
+
+def read_sheets(paths: Iterable[str | Path], sheet: str | Sequence[str] | None = None) -> list[RawSheet]:
+    """Read each file; for workbooks, the named sheet(s) or, with ``sheet=None``, every sheet."""
+    out: list[RawSheet] = []
+    for p in paths:
+        path = Path(p)
+        if not path.exists():
+            raise LoadError(f"`{path}` does not exist: check the path and the file name.", source=path.name)
+        if path.is_dir():
+            raise LoadError(f"`{path}` is a folder: give the spreadsheet or CSV files inside it.", source=path.name)
+        suffix = path.suffix.lower()
+        if suffix in EXCEL_SUFFIXES:
+            out.extend(_read_workbook(path, sheet))
+        elif suffix in CSV_SUFFIXES:
+            out.append(_read_csv(path))
+        else:
+            raise LoadError(
+                f"`{path.name}` is not a spreadsheet this tool reads: use .xlsx, .xlsm, .xls, .ods or .csv.",
+                source=path.name)
+    return out
+
+
+def _read_workbook(path: Path, sheet: str | Sequence[str] | None) -> list[RawSheet]:
+    import fastexcel
+
+    try:
+        reader = fastexcel.read_excel(str(path))
+        names = list(reader.sheet_names)
+    except Exception as exc:  # fastexcel raises its own error types for damaged files
+        raise LoadError(f"`{path.name}` cannot be read as a workbook ({_short(exc)}); "
+                        "open it in Excel and save it again as .xlsx.", source=path.name) from exc
+    wanted = names if sheet is None else ([sheet] if isinstance(sheet, str) else list(sheet))
+    result = []
+    for name in wanted:
+        if name not in names:
+            raise LoadError(f"`{path.name}` has no sheet `{name}`; its sheets are "
+                            + ", ".join(f"`{n}`" for n in names) + ".", source=path.name, sheet=name)
+        try:
+            frame = reader.load_sheet(name, header_row=None, dtypes="string").to_pandas()
+        except Exception as exc:
+            raise LoadError(f"`{path.name}` sheet `{name}` cannot be read ({_short(exc)}).",
+                            source=path.name, sheet=name) from exc
+        first_row = _first_used_row(path, name)
+        raw = _split_header(path, name, frame, first_row)
+        if raw is not None:
+            result.append(raw)
+    if not result:
+        raise LoadError(f"`{path.name}` has no data: every sheet asked for is empty.", source=path.name)
+    return result
+
+
+def _read_csv(path: Path) -> RawSheet:
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise LoadError(f"`{path.name}` cannot be read: {exc.strerror}.", source=path.name) from exc
+    text = None
+    for encoding in ("utf-8-sig", "cp1252"):
+        try:
+            text = data.decode(encoding)
+            break
+        except UnicodeDecodeError:
+            continue
+    if text is None:  # cp1252 decodes almost anything; latin-1 decodes everything
+        text = data.decode("latin-1")
+    sample = text[:20000]
+    try:
+        dialect = csv.Sniffer().sniff(sample, delimiters=",;\t|")
+        sep = dialect.delimiter
+    except csv.Error:
+        sep = ","
+    try:
+        frame = pd.read_csv(io.StringIO(text), sep=sep, header=None, dtype=str, keep_default_na=False,
+                            skip_blank_lines=False, engine="c")
+    except (pd.errors.ParserError, ValueError) as exc:
+        raise LoadError(f"`{path.name}` is not a readable CSV file ({_short(exc)}).", source=path.name) from exc
+    frame = frame.replace({"": pd.NA})
+    raw = _split_header(path, "", frame, first_row=1)
+    if raw is None:
+        raise LoadError(f"`{path.name}` is empty.", source=path.name)
+    return raw
+
+
+def _split_header(path: Path, sheet: str, frame: pd.DataFrame, first_row: int) -> RawSheet | None:
+    """Header = first non-blank row; drop blank rows; strip spaces; keep Excel row numbers."""
+    frame.columns = range(frame.shape[1])
+    if frame.shape[0] == 0:
+        return None
+    for col in frame.columns:
+        s = frame[col]
+        if s.dtype != object and not pd.api.types.is_string_dtype(s.dtype):
+            s = s.astype("string")
+        s = s.str.strip()
+        frame[col] = s.mask(s == "")
+    blank = frame.isna().all(axis=1).to_numpy()
+    nonblank = (~blank).nonzero()[0]
+    if len(nonblank) == 0:
+        return None
+    h = int(nonblank[0])
+    header = ["" if pd.isna(v) else _MIDNIGHT.sub("", str(v)) for v in frame.iloc[h].tolist()]
+    body = frame.iloc[h + 1:]
+    keep = ~blank[h + 1:]
+    excel_rows = pd.Series(range(first_row + h + 1, first_row + len(frame)), dtype="int64")
+    body = body[keep].reset_index(drop=True)
+    rows = excel_rows[keep].reset_index(drop=True)
+    return RawSheet(source=path.name, path=path, sheet=sheet, header=header, body=body, rows=rows)
+
+
+_MIDNIGHT = re.compile(r"(?<=^\d{4}-\d{2}-\d{2})[ T]00:00:00$")
+
+
+def _first_used_row(path: Path, sheet: str) -> int:
+    """The Excel row number where calamine's used range starts (it skips leading empty rows).
+
+    For .xlsx/.xlsm the sheet XML is scanned up to the first row holding a value; other formats
+    are asked through python-calamine.
+    """
+    if path.suffix.lower() in {".xlsx", ".xlsm"}:
+        try:
+            return _first_used_row_xlsx(path, sheet)
+        except (KeyError, zipfile.BadZipFile, ValueError):
+            pass
+    from python_calamine import CalamineWorkbook
+
+    ws = CalamineWorkbook.from_path(str(path)).get_sheet_by_name(sheet)
+    start = ws.start
+    return int(start[0]) + 1 if start else 1
+
+
+def _first_used_row_xlsx(path: Path, sheet: str) -> int:
+    from lxml import etree
+
+    with zipfile.ZipFile(path) as zf:
+        part = _sheet_part(zf, sheet)
+        with zf.open(part) as fh:
+            for _, el in etree.iterparse(fh, events=("end",), tag="{*}c", resolve_entities=False,
+                                         no_network=True, huge_tree=True):
+                has_value = any(etree.QName(ch).localname in ("v", "is") and
+                                (ch.text or len(ch)) for ch in el)
+                if has_value:
+                    ref = el.get("r")
+                    if ref:
+                        return int(re.sub(r"^[A-Z]+", "", ref))
+                    row = el.getparent()
+                    return int(row.get("r", "1")) if row is not None else 1
+                el.clear()
+    return 1
+
+
+def _sheet_part(zf: zipfile.ZipFile, sheet: str) -> str:
+    from lxml import etree
+
+    wb = etree.fromstring(zf.read("xl/workbook.xml"))
+    rels = etree.fromstring(zf.read("xl/_rels/workbook.xml.rels"))
+    rid = None
+    for el in wb.iter("{*}sheet"):
+        if el.get("name") == sheet:
+            rid = next((v for k, v in el.attrib.items() if k.endswith("}id")), None)
+    if rid is None:
+        raise KeyError(sheet)
+    for el in rels.iter("{*}Relationship"):
+        if el.get("Id") == rid:
+            target = el.get("Target", "")
+            return target.lstrip("/") if target.startswith("/") else "xl/" + target
+    raise KeyError(sheet)
+
+
+def _short(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+    return text[:200]

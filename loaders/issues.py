@@ -1,0 +1,71 @@
+"""The issues frame: one row per problem, pointing at a cell a person can fix.
+
+Columns: ``source, sheet, row, column, value, rule, severity, message``. ``row`` is the row
+number the person sees in Excel (header = 1); ``column`` is the header text of the cell;
+``severity`` is ``error`` (blocks a push) or ``warning`` (never does). Loaders create issues
+for cells they cannot read; ``expectations`` adds the platform's rules.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+
+import numpy as np
+import pandas as pd
+
+ISSUE_COLUMNS = ["source", "sheet", "row", "column", "value", "rule", "severity", "message"]
+ISSUE_DTYPES = {"source": "string", "sheet": "string", "row": "Int64", "column": "string", "value": "string",
+                "rule": "string", "severity": "string", "message": "string"}
+SEVERITIES = ("error", "warning")
+
+
+def empty_issues() -> pd.DataFrame:
+    return pd.DataFrame({c: pd.Series(dtype=t) for c, t in ISSUE_DTYPES.items()})
+
+
+def issues_from_records(records: Iterable[Mapping[str, object]]) -> pd.DataFrame:
+    rows = list(records)
+    if not rows:
+        return empty_issues()
+    return _typed(pd.DataFrame(rows, columns=ISSUE_COLUMNS))
+
+
+def issues_where(frame: pd.DataFrame, mask: pd.Series | np.ndarray, *, column: str | pd.Series,
+                 value: pd.Series | str, rule: str, severity: str, message: str | pd.Series) -> pd.DataFrame:
+    """Issues for the rows of ``frame`` (which has provenance columns) selected by ``mask``."""
+    mask = np.asarray(mask, dtype=bool)
+    if not mask.any():
+        return empty_issues()
+    sub = frame.loc[mask, ["source", "sheet", "row"]]
+
+    def pick(x: pd.Series | str) -> object:
+        return x[mask].astype("string").to_numpy() if isinstance(x, pd.Series) else x
+
+    out = pd.DataFrame({
+        "source": sub["source"].to_numpy(), "sheet": sub["sheet"].to_numpy(), "row": sub["row"].to_numpy(),
+        "column": pick(column), "value": pick(value), "rule": rule, "severity": severity, "message": pick(message),
+    })
+    return _typed(out)
+
+
+def combine(parts: Iterable[pd.DataFrame]) -> pd.DataFrame:
+    """Concatenate issue frames; one issue per (cell, rule) (a range row spanning 30 nights with
+    one bad price is one issue, not 30); sorted the way a person reads a workbook."""
+    frames = [p for p in parts if len(p)]
+    if not frames:
+        return empty_issues()
+    out = _typed(pd.concat(frames, ignore_index=True))
+    out = out.drop_duplicates(subset=["source", "sheet", "row", "column", "rule"], keep="first")
+    sev = out["severity"].map({"error": 0, "warning": 1}).fillna(2)
+    out = out.assign(_sev=sev).sort_values(["source", "sheet", "row", "_sev", "column"], kind="stable",
+                                           na_position="last")
+    return out.drop(columns="_sev").reset_index(drop=True)
+
+
+def has_errors(issues: pd.DataFrame) -> bool:
+    return bool((issues["severity"] == "error").any())
+
+
+def _typed(frame: pd.DataFrame) -> pd.DataFrame:
+    frame = frame[ISSUE_COLUMNS]
+    return frame.astype(ISSUE_DTYPES)

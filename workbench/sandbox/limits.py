@@ -1,0 +1,74 @@
+"""Sliding-window call limits, as the platform counts them: per endpoint and over all endpoints.
+
+A call is admitted when every scope it falls in has had fewer than its limit of admitted calls
+in the last ``window`` seconds. Refused calls (HTTP 429) are not counted.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections import deque
+from collections.abc import Callable, Mapping
+
+from workbench.sandbox.endpoints import ALL, DEFAULT_LIMITS
+
+
+def parse_limits(spec: str | None) -> dict[str, int]:
+    """``"OTA_HotelRateAmountNotif=75,all=10000"`` -> ``{...}``; names as in the Limits table."""
+    out: dict[str, int] = {}
+    for part in (spec or "").replace(";", ",").split(","):
+        part = part.strip()
+        if not part:
+            continue
+        name, sep, value = part.partition("=")
+        name = name.strip().removeprefix("/hotels").removeprefix("/ota/").removeprefix("/xml/")
+        if not sep or not name or not value.strip().isdigit() or int(value) <= 0:
+            raise ValueError(f"limit `{part}` is not `NAME=CALLS` with a positive whole number "
+                             "(e.g. `OTA_HotelRateAmountNotif=75,all=10000`)")
+        out[name] = int(value)
+    return out
+
+
+class SlidingWindowLimits:
+    """Admit or refuse calls; ``limits`` maps scope names (endpoint names, ``all``) to calls per window."""
+
+    def __init__(self, limits: Mapping[str, int] | None = None, window: float = 60.0,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        if window <= 0:
+            raise ValueError("the limit window must be a positive number of seconds")
+        self.limits = {**DEFAULT_LIMITS, **(limits or {})}
+        self.window = float(window)
+        self._clock = clock
+        self._seen: dict[tuple[str, str], deque[float]] = {}
+
+    def _queue(self, account: str, scope: str, now: float) -> deque[float]:
+        q = self._seen.setdefault((account, scope), deque())
+        edge = now - self.window
+        while q and q[0] <= edge:
+            q.popleft()
+        return q
+
+    def admit(self, account: str, endpoint: str) -> float | None:
+        """Count the call and return None, or refuse it and return seconds until one fits."""
+        now = self._clock()
+        scopes = [s for s in (ALL, endpoint) if s in self.limits]
+        wait = 0.0
+        for scope in scopes:
+            q = self._queue(account, scope, now)
+            if len(q) >= self.limits[scope]:
+                wait = max(wait, q[len(q) - self.limits[scope]] + self.window - now)
+        if wait > 0:
+            return wait
+        for scope in scopes:
+            self._seen[(account, scope)].append(now)
+        return None
+
+    def usage(self, account: str, scope: str) -> int:
+        """Calls counted for ``scope`` in the current window."""
+        return len(self._queue(account, scope, self._clock()))
+
+
+def retry_after_header(seconds: float) -> str:
+    """Whole seconds, rounded up, at least 1 (HTTP allows no fractions)."""
+    return str(max(1, math.ceil(seconds)))
