@@ -208,3 +208,8 @@ def parse_flags(values: pd.Series) -> tuple[pd.Series, pd.Series]:
                     out[i] = pv[c]
                 errors[i] = parsed[c][1]
     return pd.Series(out, index=values.index), pd.Series(errors, index=values.index, dtype=object)
+
+
+def decimal_text(minor: int, scale: int) -> str:
+    """The exact decimal text of ``minor * 10**-scale``: (9999, 2) -> ``99.99``."""
+    return str(Decimal(int(minor)).scaleb(-int(scale)))

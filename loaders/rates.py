@@ -44,13 +44,21 @@ def read_rates(paths: str | Path | Iterable[str | Path], sheet: str | Sequence[s
     """Read rates from CSV/Excel files (every sheet, or the named ones) into one canonical frame."""
     if isinstance(paths, (str, Path)):
         paths = [paths]
-    frames, issues = [], []
+    frames, issues, headers = [], [], {}
     for raw in read_sheets(list(paths), sheet):
-        loaded = _read_one(raw)
+        loaded, layout_headers = _read_one(raw)
         frames.append(loaded.frame)
         issues.append(loaded.issues)
+        headers[(raw.source, raw.sheet)] = layout_headers
     frame = pd.concat(frames, ignore_index=True) if frames else empty_rates()
-    return Loaded(frame.astype(RATES_COLUMNS), combine(issues))
+    frame = frame.astype(RATES_COLUMNS)
+    frame.attrs["headers"] = headers
+    return Loaded(frame, combine(issues))
+
+
+def sheet_headers(frame: pd.DataFrame, source: str, sheet: str) -> dict[str, str]:
+    """The header text a sheet used for each canonical field (plus ``layout``), as read."""
+    return frame.attrs.get("headers", {}).get((source, sheet), {})
 
 
 @dataclass
@@ -78,7 +86,7 @@ class _Sheet:
                                  "rule": rule, "severity": severity, "message": msg})
 
 
-def _read_one(raw: RawSheet) -> Loaded:
+def _read_one(raw: RawSheet) -> tuple[Loaded, dict[str, str]]:
     cols = match_headers(raw.header, (*RATE_FIELDS, *WEEKDAY_FIELDS, AMOUNT_TYPE_FIELD),
                          source=raw.source, sheet=raw.sheet)
     date_headers = {pos: d for pos, d in _date_headers(raw.header).items() if pos not in cols.values()}
@@ -102,11 +110,12 @@ def _read_one(raw: RawSheet) -> Loaded:
     if missing:
         extra = "AmountBeforeTax may be given instead of AmountAfterTax." if _FIELDS["amount_after_tax"] in missing else ""
         raise missing_columns_error(missing, source=raw.source, sheet=raw.sheet, header=raw.header, extra=extra)
+    headers = {"layout": layout, **{name: raw.header[pos] for name, pos in cols.items()}}
     if len(raw.body) == 0:
-        return Loaded(empty_rates(), empty_issues())
+        return Loaded(empty_rates(), empty_issues()), headers
     cells = _wide_cells(s, date_headers) if layout == "wide" else _row_cells(s, layout)
     frame = _type_cells(s, cells, layout)
-    return Loaded(frame, issues_from_records(s.records))
+    return Loaded(frame, issues_from_records(s.records)), headers
 
 
 def _date_headers(header: Sequence[str]) -> dict[int, pd.Timestamp]:

@@ -18,9 +18,15 @@ app = typer.Typer(
 
 from workbench.cli_rates import push_app, validate_app  # noqa: E402
 from workbench.cli_demo import register as _register_demo  # noqa: E402
+from workbench.notify.cli import notify_app  # noqa: E402
+
+app.add_typer(notify_app, name="notify")
 
 app.add_typer(validate_app, name="validate")
 app.add_typer(push_app, name="push")
+from workbench.cars.cli import app as cars_app  # noqa: E402
+
+app.add_typer(cars_app, name="cars")
 _register_demo(app)
 
 

@@ -10,7 +10,7 @@ cannot break the query.
 from __future__ import annotations
 
 from typing import Literal
-from urllib.parse import quote, unquote_plus, urlsplit, urlunsplit
+from urllib.parse import quote, unquote_plus, urlsplit
 
 import pandas as pd
 
@@ -52,10 +52,11 @@ def with_affiliate(url: str, *, kind: LinkKind, affiliate_id: str | None = None,
         updates["label"] = label
     if not updates:
         return url
-    parts = urlsplit(url)
-    if not parts.scheme:
+    if not urlsplit(url).scheme:
         raise ValueError(f"`{url}` is not an absolute link (no scheme)")
-    return urlunsplit(parts._replace(query=_set_params(parts.query, updates)))
+    head, hash_mark, fragment = url.partition("#")  # spliced, not re-assembled: nothing else moves
+    base, _, query = head.partition("?")
+    return f"{base}?{_set_params(query, updates)}{hash_mark}{fragment}"
 
 
 def affiliate_links(frame: pd.DataFrame, *, affiliate_id: str | None = None, label: str | None = None,

@@ -31,6 +31,17 @@ _IATA = re.compile(r"^[A-Za-z]{3}$")
 _COORDS = re.compile(r"^\s*(-?\d+(?:\.\d+)?)\s*,\s*(-?\d+(?:\.\d+)?)\s*$")
 
 
+# Main airport per booker country: the pick-up place used when none is given (the CLI says so).
+MAIN_AIRPORTS = {"nl": "AMS", "gb": "LHR", "fr": "CDG", "de": "FRA", "es": "MAD", "it": "FCO", "pt": "LIS",
+                 "be": "BRU", "ie": "DUB", "ch": "ZRH", "at": "VIE", "dk": "CPH", "se": "ARN", "no": "OSL",
+                 "us": "JFK", "ca": "YYZ", "au": "SYD"}
+
+
+def default_location(country: str) -> str | None:
+    """The main airport of ``country`` (IATA), or ``None`` when there is no default for it."""
+    return MAIN_AIRPORTS.get(str(country).strip().lower())
+
+
 @dataclass(frozen=True)
 class Location:
     """Where the car is picked up or dropped off: an airport (IATA), coordinates, or a depot id."""
@@ -111,7 +122,7 @@ class SearchParams:
     languages: tuple[str, ...] | list[str] | str
     pickup: datetime | str
     dropoff: datetime | str
-    pickup_location: Location | str
+    pickup_location: Location | str | None
     dropoff_location: Location | str | None = None  # None: return to the pick-up place
     driver_age: int = 30
     currency: str = "EUR"

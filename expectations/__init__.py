@@ -1,0 +1,14 @@
+"""Canonical frames -> the issues frame: the platform's rules, checked before anything is sent.
+
+>>> from loaders import read_rates, read_registry
+>>> from expectations import validate_rates
+>>> rates, load_issues = read_rates("data/samples/rates.xlsx")
+>>> issues = validate_rates(rates, registry=read_registry("data/samples/registry.xlsx"),
+...                         load_issues=load_issues)
+"""
+
+from expectations.rates import validate_rates
+from expectations.reference import FxTable, cet_today, date_window, read_fx_table
+from loaders.issues import ISSUE_COLUMNS, has_errors
+
+__all__ = ["FxTable", "ISSUE_COLUMNS", "cet_today", "date_window", "has_errors", "read_fx_table", "validate_rates"]

@@ -1,0 +1,62 @@
+"""Integer keys for groups of columns, built from per-column codes (fast on ten million rows).
+
+Rules that depend only on a few columns are checked once per distinct combination and the
+verdict is mapped back to every row through these keys.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+
+@dataclass
+class Keys:
+    """``ids[row]`` is the group of each row; ``first[group]`` is the first row of each group."""
+
+    ids: np.ndarray
+    first: np.ndarray
+
+    @property
+    def size(self) -> int:
+        return len(self.first)
+
+    def rows_of(self, groups: np.ndarray | list[int]) -> np.ndarray:
+        """Boolean mask of the rows belonging to any of ``groups``."""
+        hit = np.zeros(self.size, dtype=bool)
+        hit[np.asarray(groups, dtype=np.int64)] = True
+        return hit[self.ids]
+
+
+class Coder:
+    """Caches one factorisation per column of a frame."""
+
+    def __init__(self, frame: pd.DataFrame) -> None:
+        self.frame = frame
+        self._codes: dict[str, tuple[np.ndarray, int]] = {}
+
+    def codes(self, column: str) -> tuple[np.ndarray, int]:
+        if column not in self._codes:
+            codes, uniques = pd.factorize(self.frame[column], use_na_sentinel=False)
+            self._codes[column] = (codes.astype(np.int64, copy=False), max(len(uniques), 1))
+        return self._codes[column]
+
+    def keys(self, *columns: str) -> Keys:
+        key = np.zeros(len(self.frame), dtype=np.int64)
+        span = 1
+        for col in columns:
+            codes, n = self.codes(col)
+            if span * n >= 2**62:
+                key, _ = pd.factorize(key)
+                key = key.astype(np.int64)
+                span = int(key.max()) + 1 if len(key) else 1
+            key = key * n + codes
+            span *= n
+        ids, _ = pd.factorize(key)
+        ids = ids.astype(np.int64, copy=False)
+        k = int(ids.max()) + 1 if len(ids) else 0
+        first = np.empty(k, dtype=np.int64)
+        first[ids[::-1]] = np.arange(len(ids) - 1, -1, -1)
+        return Keys(ids, first)

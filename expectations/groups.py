@@ -1,0 +1,193 @@
+"""Rules over groups of rows and the registry facts the row rules need (vectorised pandas)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import TYPE_CHECKING
+
+import numpy as np
+import pandas as pd
+
+from expectations._keys import Keys
+from loaders import Registry
+from loaders.issues import empty_issues, issues_where
+
+if TYPE_CHECKING:
+    from expectations.rates import RateCheck
+
+COVERAGE_DAYS = 365
+
+
+def property_currency(c: RateCheck) -> pd.DataFrame:
+    """Each hotel's currency: the registry's, else the currency most of its prices use."""
+    f = c.frame
+    keys = c.coder.keys("hotel_code", "currency_code")
+    counts = np.bincount(keys.ids, minlength=keys.size)
+    firsts = f.iloc[keys.first][["hotel_code", "currency_code"]].reset_index(drop=True)
+    firsts["n"] = counts
+    firsts = firsts.dropna(subset=["hotel_code", "currency_code"])
+    majority = (firsts.sort_values("n", ascending=False, kind="stable")
+                .drop_duplicates("hotel_code").set_index("hotel_code")["currency_code"])
+    out = pd.DataFrame({"currency": majority.astype("string"), "source": "majority"})
+    props = c.registry.properties.dropna(subset=["hotel_code", "currency_code"]).set_index("hotel_code")
+    known = props["currency_code"].astype("string")
+    out = out.reindex(out.index.union(known.index))
+    out.loc[known.index, "currency"] = known
+    out.loc[known.index, "source"] = "registry"
+    return out
+
+
+def fx_missing(c: RateCheck, p: pd.DataFrame, keys: Keys) -> pd.DataFrame:
+    """A warning, once per hotel and currency, when the FX table cannot convert the price to euros."""
+    from expectations.reference import currency_minor_units
+
+    iso = set(currency_minor_units())
+    missing = p["amount_eur"].isna() & p["currency_code"].isin(iso)
+    if not missing.any():
+        return empty_issues()
+    firsts = p[missing].drop_duplicates(["hotel_code", "currency_code"])
+    rows = c.frame.iloc[keys.first[firsts.index.to_numpy()]]
+    mask = np.zeros(len(c.frame), dtype=bool)
+    mask[rows.index.to_numpy()] = True
+    return issues_where(c.frame, mask, column=c.header(rows, "currency_code", "CurrencyCode").reindex(c.frame.index),
+                        value=c.frame["currency_code"], rule="price_cap_unchecked", severity="warning",
+                        message=(f"the FX table ({c.fx.source}, {c.fx.as_of}) has no rate for "
+                                 + c.frame["currency_code"].astype(str)
+                                 + ": the 50,000 EUR cap was not checked for this currency; add it with --fx"))
+
+
+def annotate_room_rates(registry: Registry, r: pd.DataFrame) -> pd.DataFrame:
+    """Add to distinct (hotel, room, rate, guests) rows what the registry says about them."""
+    props = registry.properties[["hotel_code", "pricing_model"]].drop_duplicates("hotel_code")
+    rooms = registry.rooms[["hotel_code", "inv_type_code", "max_adult_occupancy"]].drop_duplicates(
+        ["hotel_code", "inv_type_code"])
+    mapping = registry.room_rates[["hotel_code", "inv_type_code", "rate_plan_code", "active",
+                                   "parent_rate_plan_code", "follows_price", "read_only"]].drop_duplicates(
+        ["hotel_code", "inv_type_code", "rate_plan_code"])
+    out = r.merge(props, on="hotel_code", how="left")
+    out = out.merge(rooms, on=["hotel_code", "inv_type_code"], how="left")
+    out = out.merge(mapping, on=["hotel_code", "inv_type_code", "rate_plan_code"], how="left", indicator="_mapped")
+    hotels_with_rooms = set(registry.rooms["hotel_code"].dropna())
+    hotels_with_rates = set(registry.room_rates["hotel_code"].dropna())
+    rooms_known = out["hotel_code"].isin(hotels_with_rooms) | out["hotel_code"].isin(hotels_with_rates)
+    room_exists = out["max_adult_occupancy"].notna() | out["inv_type_code"].isin(
+        registry.room_rates.loc[registry.room_rates["hotel_code"].isin(out["hotel_code"]), "inv_type_code"])
+    room_pairs = set(zip(registry.rooms["hotel_code"], registry.rooms["inv_type_code"], strict=True)) | set(
+        zip(registry.room_rates["hotel_code"], registry.room_rates["inv_type_code"], strict=True))
+    room_exists = pd.Series([(h, i) in room_pairs for h, i in zip(out["hotel_code"], out["inv_type_code"],
+                                                                  strict=True)], index=out.index)
+    unknown_room = rooms_known & ~room_exists
+    out["unknown_room"] = out["inv_type_code"].where(unknown_room)
+    mapped = out["_mapped"] == "both"
+    inactive = out["hotel_code"].isin(hotels_with_rates) & room_exists & (~mapped | ~out["active"].fillna(True))
+    out["inactive_rate"] = out["rate_plan_code"].where(inactive)
+    live = mapped & out["active"].fillna(True)
+    out["following_child_rate"] = out["rate_plan_code"].where(live & out["follows_price"].fillna(False))
+    out["read_only_rate"] = out["rate_plan_code"].where(live & out["read_only"].fillna(False))
+    out["guests_headroom"] = (out["max_adult_occupancy"].astype("Float64")
+                              - out["number_of_guests"].astype("Float64")).astype("float64")
+    out["guests_on_standard"] = out["number_of_guests"].where(out["pricing_model"] == "Standard").astype("float64")
+    return out.drop(columns="_mapped")
+
+
+def group_rules(c: RateCheck) -> list[pd.DataFrame]:
+    return [_guests_all_or_none(c), _occupancy_pricing_without_guests(c), _unknown_property(c), _coverage(c)]
+
+
+def _first_rows_mask(c: RateCheck, keys: Keys, groups: np.ndarray) -> np.ndarray:
+    mask = np.zeros(len(c.frame), dtype=bool)
+    mask[keys.first[groups]] = True
+    return mask
+
+
+def _guests_all_or_none(c: RateCheck) -> pd.DataFrame:
+    f = c.frame
+    hotel_codes, n_hotels = c.coder.codes("hotel_code")
+    has = f["number_of_guests"].notna().to_numpy()
+    with_g = np.bincount(hotel_codes, weights=has, minlength=n_hotels)
+    total = np.bincount(hotel_codes, minlength=n_hotels)
+    without = total - with_g
+    mixed = (with_g > 0) & (without > 0)
+    if not mixed.any():
+        return empty_issues()
+    minority_has = with_g < without  # flag the smaller group; on a tie, the rows without guests
+    flag = mixed[hotel_codes] & (has == minority_has[hotel_codes])
+    msg = np.where(has, "this property's other prices have no NumberOfGuests: within one property every row "
+                        "has NumberOfGuests or none does; clear it here or fill it everywhere",
+                   "this property's other prices have NumberOfGuests: within one property every row has "
+                   "NumberOfGuests or none does; fill it in (1 = single occupancy)")
+    rows = f.loc[flag]
+    return issues_where(f, flag, column=c.header(rows, "number_of_guests", "NumberOfGuests").reindex(f.index),
+                        value=f["number_of_guests"].astype("string"), rule="guests_all_or_none", severity="error",
+                        message=pd.Series(msg, index=f.index))
+
+
+def _occupancy_pricing_without_guests(c: RateCheck) -> pd.DataFrame:
+    f = c.frame
+    models = c.registry.properties.set_index("hotel_code")["pricing_model"].dropna()
+    occ = models[models.isin(["OBP", "LOS"])]
+    if occ.empty:
+        return empty_issues()
+    keys = c.coder.keys("hotel_code")
+    hotels = f["hotel_code"].to_numpy()[keys.first]
+    has = np.bincount(keys.ids, weights=f["number_of_guests"].notna().to_numpy(), minlength=keys.size)
+    groups = np.flatnonzero(pd.Series(hotels).isin(occ.index).to_numpy() & (has == 0))
+    if not len(groups):
+        return empty_issues()
+    mask = _first_rows_mask(c, keys, groups)
+    rows = f.loc[mask]
+    model = rows["hotel_code"].map(occ)
+    return issues_where(f, mask, column=c.header(rows, "number_of_guests", "NumberOfGuests").reindex(f.index),
+                        value="", rule="guests_for_occupancy_pricing", severity="warning",
+                        message=("property " + rows["hotel_code"].astype(str) + " uses " + model.astype(str)
+                                 + " pricing but no price has NumberOfGuests: each price will be read as the "
+                                   "price for the room's full occupancy; add NumberOfGuests for each occupancy")
+                        .reindex(f.index))
+
+
+def _unknown_property(c: RateCheck) -> pd.DataFrame:
+    if c.registry.properties.empty:
+        return empty_issues()
+    f = c.frame
+    keys = c.coder.keys("hotel_code")
+    hotels = pd.Series(f["hotel_code"].to_numpy()[keys.first])
+    groups = np.flatnonzero(~hotels.isin(c.registry.properties["hotel_code"]).to_numpy())
+    if not len(groups):
+        return empty_issues()
+    mask = _first_rows_mask(c, keys, groups)
+    return issues_where(f, mask, column=c.header(f.loc[mask], "hotel_code", "HotelCode").reindex(f.index),
+                        value=f["hotel_code"].astype("string"), rule="unknown_property", severity="warning",
+                        message="property " + f["hotel_code"].astype(str) + " is not in the registry: its currency, "
+                                "pricing model, rooms and rate plans were not checked")
+
+
+def _coverage(c: RateCheck) -> pd.DataFrame:
+    f = c.frame
+    start = pd.Timestamp(c.as_of)
+    end = start + pd.Timedelta(days=COVERAGE_DAYS)
+    keys = c.coder.keys("hotel_code", "inv_type_code", "rate_plan_code")
+    in_window = ((f["date"] >= start) & (f["date"] < end)).to_numpy()
+    day = ((f["date"] - start).dt.days.to_numpy())
+    pair = keys.ids.astype(np.int64) * (COVERAGE_DAYS + 1) + np.where(in_window, day, COVERAGE_DAYS)
+    uniq = pd.unique(pair[in_window])
+    nights = np.bincount(uniq // (COVERAGE_DAYS + 1), minlength=keys.size)
+    groups = np.flatnonzero(nights < COVERAGE_DAYS)
+    if not len(groups):
+        return empty_issues()
+    mask = _first_rows_mask(c, keys, groups)
+    rows = f.loc[mask]
+    n = pd.Series(nights[keys.ids[mask]], index=rows.index)
+    layout = c.layout(rows)
+    column = c.header(rows, "date", "Date").where(layout == "long", c.header(rows, "start", "Start"))
+    column = column.where(layout != "wide", rows["amount_column"])
+    message = (n.astype(str) + f" of the next {COVERAGE_DAYS} nights (from {c.as_of:%Y-%m-%d}) have a price for room "
+               + rows["inv_type_code"].astype(str) + ", rate " + rows["rate_plan_code"].astype(str)
+               + ": the platform recommends loading at least 12 months ahead")
+    return issues_where(f, mask, column=column.reindex(f.index), value=n.astype(str).reindex(f.index),
+                        rule="coverage", severity="warning", message=message.reindex(f.index))
+
+
+def as_date(value: dt.date | str | None) -> dt.date | None:
+    if value is None or isinstance(value, dt.date):
+        return value
+    return dt.date.fromisoformat(value)

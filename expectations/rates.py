@@ -1,0 +1,256 @@
+"""The platform's rate rules, checked on a canonical rates frame; results as one issues frame.
+
+Row-wise rules run as Great Expectations suites (``expectations.custom``) on the distinct
+combinations of the columns each rule reads (prices, nights, room-rates), so the cost follows
+the distinct values, and the verdicts are mapped back to every row. The duplicate-key rule runs
+on every row. Rules over groups of rows (one currency per hotel, guests in all rows or none,
+12 months of coverage) are vectorised pandas in ``expectations.groups``.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from expectations import custom as cx
+from expectations import groups
+from expectations._keys import Coder, Keys
+from expectations.engine import run_suite
+from expectations.reference import (PRICE_CAP_EUR, FxTable, cet_today, currency_minor_units, date_window,
+                                    read_fx_table)
+from loaders import Registry
+from loaders._normalize import decimal_text
+from loaders.issues import combine, empty_issues, issues_where
+
+
+@dataclass
+class RateCheck:
+    """Everything a rule needs besides the frame."""
+
+    frame: pd.DataFrame
+    registry: Registry
+    as_of: dt.date
+    fx: FxTable
+    coder: Coder
+
+    def header(self, rows: pd.DataFrame, field: str, fallback: str) -> pd.Series:
+        """The header each row's sheet used for ``field`` (the OTA name when unknown)."""
+        headers = self.frame.attrs.get("headers", {})
+        keys = list(zip(rows["source"], rows["sheet"], strict=True))
+        return pd.Series([headers.get(k, {}).get(field, fallback) for k in keys], index=rows.index, dtype="string")
+
+    def layout(self, rows: pd.DataFrame) -> pd.Series:
+        headers = self.frame.attrs.get("headers", {})
+        return pd.Series([headers.get((s, h), {}).get("layout", "long") for s, h in
+                          zip(rows["source"], rows["sheet"], strict=True)], index=rows.index)
+
+
+def validate_rates(frame: pd.DataFrame, *, registry: Registry | None = None, as_of: dt.date | None = None,
+                   fx: FxTable | None = None, load_issues: pd.DataFrame | None = None) -> pd.DataFrame:
+    """Check ``frame`` against the platform's rate rules; return the issues frame.
+
+    ``as_of`` defaults to today in CET; ``registry`` adds what is known about properties, rooms
+    and rate plans; ``load_issues`` (from the loader) are merged into the result.
+    """
+    frame = frame.reset_index(drop=True)
+    check = RateCheck(frame, registry or Registry(), as_of or cet_today(), fx or read_fx_table(), Coder(frame))
+    parts = [load_issues if load_issues is not None else empty_issues()]
+    if len(frame):
+        parts += _price_rules(check) + _date_rules(check) + _room_rate_rules(check) + _duplicate_rules(check)
+        parts += groups.group_rules(check)
+    return combine(parts)
+
+
+# --- prices: hotel x currency x exact amount ---------------------------------------------------------
+
+def _price_rules(c: RateCheck) -> list[pd.DataFrame]:
+    f = c.frame
+    keys = c.coder.keys("hotel_code", "currency_code", "amount_minor", "amount_scale")
+    p = f.iloc[keys.first][["hotel_code", "currency_code", "amount", "amount_minor", "amount_scale"]]
+    p = p.reset_index(drop=True)
+    minor_units = currency_minor_units()
+    p["amount_eur"] = c.fx.to_eur(p["currency_code"], p["amount"])
+    p["excess_decimals"] = p["amount_scale"].astype("float64") - p["currency_code"].map(minor_units).astype("float64")
+    pc = groups.property_currency(c).reindex(p["hotel_code"])
+    p["property_currency"] = pc["currency"].to_numpy()
+    p["currency_source"] = pc["source"].to_numpy()
+    cap = PRICE_CAP_EUR
+    suite = [
+        cx.ExpectPriceNotNegative(column="amount", min_value=0, meta={"rule": "price_negative"}),
+        cx.ExpectPriceWithinPlatformCap(column="amount_eur", max_value=cap, meta={"rule": "price_cap"}),
+        cx.ExpectIsoCurrency(column="currency_code", value_set=sorted(minor_units), meta={"rule": "currency_code"}),
+        cx.ExpectPropertyCurrency(column_A="currency_code", column_B="property_currency",
+                                  ignore_row_if="either_value_is_missing", meta={"rule": "property_currency"}),
+        cx.ExpectCurrencyMinorUnits(column="excess_decimals", max_value=0, meta={"rule": "currency_decimals"}),
+    ]
+    text = pd.Series([decimal_text(m, s) for m, s in zip(p["amount_minor"], p["amount_scale"], strict=True)],
+                     index=p.index)
+    msgs: dict[str, tuple[str, str, Callable[[pd.DataFrame], pd.Series], pd.Series]] = {
+        "price_negative": ("error", "amount", lambda q: pd.Series(
+            "a price cannot be negative: use 0 to make the room not bookable that night", index=q.index), text),
+        "price_cap": ("error", "amount", lambda q: q.apply(lambda r: (
+            f"{text[r.name]} {r.currency_code} is above the platform's cap of {cap:,} EUR a night"
+            + ("" if r.currency_code == "EUR" else f" (about {r.amount_eur:,.0f} EUR at the FX table of {c.fx.as_of})")
+            + ": check for an extra digit"), axis=1), text),
+        "currency_code": ("error", "currency_code", lambda q: q["currency_code"].map(
+            lambda v: f"`{v}` is not an ISO 4217 currency code in use: use the property's currency, such as EUR"),
+            p["currency_code"]),
+        "property_currency": ("error", "currency_code", lambda q: q.apply(lambda r: (
+            (f"the property's currency is {r.property_currency} (registry), not {r.currency_code}"
+             if r.currency_source == "registry" else
+             f"property {r.hotel_code} has prices in {r.property_currency} and in {r.currency_code}; a property "
+             f"has one currency, and most of its prices are in {r.property_currency}")
+            + f": the platform rejects prices in another currency; convert the price and write "
+              f"{r.property_currency}"), axis=1),
+            p["currency_code"]),
+        "currency_decimals": ("warning", "amount", lambda q: q.apply(lambda r: (
+            f"{r.currency_code} uses {int(minor_units.get(r.currency_code, 0))} decimals but {text[r.name]} has "
+            f"{int(r.amount_scale)}: round the price"), axis=1), text),
+    }
+    out = []
+    for failure in run_suite("rates_prices", p, suite):
+        rule = failure.meta["rule"]
+        severity, column, message, value = msgs[rule]
+        out.append(_to_rows(c, keys, p, failure.positions, rule, severity, column, message, value))
+    out.append(groups.fx_missing(c, p, keys))
+    return out
+
+
+def _to_rows(c: RateCheck, keys: Keys, projection: pd.DataFrame, positions: list[int], rule: str, severity: str,
+             column: str, message: Callable[[pd.DataFrame], pd.Series], value: pd.Series) -> pd.DataFrame:
+    """Issues for every row whose group (a row of ``projection``) failed."""
+    if not positions:
+        return empty_issues()
+    failed = projection.iloc[positions]
+    msg_by_group = pd.Series(np.asarray(message(failed), dtype=object), index=positions)
+    val_by_group = value.iloc[positions]
+    mask = keys.rows_of(positions)
+    rows = c.frame.loc[mask]
+    gid = keys.ids[mask]
+    if column == "amount":
+        col = rows["amount_column"]
+    else:
+        col = c.header(rows, column, _OTA[column])
+    return issues_where(c.frame, mask, column=col.reindex(c.frame.index),
+                        value=pd.Series(val_by_group.reindex(gid).to_numpy(), index=rows.index).reindex(c.frame.index),
+                        rule=rule, severity=severity,
+                        message=pd.Series(msg_by_group.reindex(gid).to_numpy(), index=rows.index)
+                        .reindex(c.frame.index))
+
+
+_OTA = {"hotel_code": "HotelCode", "inv_type_code": "InvTypeCode", "rate_plan_code": "RatePlanCode",
+        "date": "Date", "number_of_guests": "NumberOfGuests", "currency_code": "CurrencyCode"}
+
+
+# --- nights -------------------------------------------------------------------------------------------
+
+def _date_rules(c: RateCheck) -> list[pd.DataFrame]:
+    keys = c.coder.keys("date")
+    d = c.frame.iloc[keys.first][["date"]].reset_index(drop=True)
+    first, last = date_window(c.as_of)
+    suite = [cx.ExpectStayDateWithinPlatformWindow(column="date", min_value=pd.Timestamp(first),
+                                                   max_value=pd.Timestamp(last), meta={"rule": "date_window"})]
+    failures = run_suite("rates_dates", d, suite)
+    if not failures:
+        return []
+    positions = failures[0].positions
+    mask = keys.rows_of(positions)
+    rows = c.frame.loc[mask]
+    early = rows["date"] < pd.Timestamp(first)
+    layout = c.layout(rows)
+    column = c.header(rows, "date", "Date")
+    column = column.where(layout != "wide", rows["amount_column"])
+    start_col, end_col = c.header(rows, "start", "Start"), c.header(rows, "end", "End")
+    column = column.where(layout != "range", start_col.where(early, end_col))
+    date_text = rows["date"].dt.strftime("%Y-%m-%d")
+    message = np.where(
+        early,
+        date_text + f" is before {first:%Y-%m-%d}, the earliest night the platform accepts "
+                    f"(1 day before {c.as_of:%Y-%m-%d} in CET): remove it or move it forward",
+        date_text + f" is after {last:%Y-%m-%d}, the last night the platform accepts (5 years ahead): "
+                    "remove it or check the year")
+    return [issues_where(c.frame, mask, column=column.reindex(c.frame.index), value=date_text.reindex(c.frame.index),
+                         rule="date_window", severity="error",
+                         message=pd.Series(message, index=rows.index).reindex(c.frame.index))]
+
+
+# --- rooms and rate plans: hotel x room x rate x guests -------------------------------------------------
+
+def _room_rate_rules(c: RateCheck) -> list[pd.DataFrame]:
+    keys = c.coder.keys("hotel_code", "inv_type_code", "rate_plan_code", "number_of_guests")
+    r = c.frame.iloc[keys.first][["hotel_code", "inv_type_code", "rate_plan_code", "number_of_guests"]]
+    r = r.reset_index(drop=True)
+    r = groups.annotate_room_rates(c.registry, r)
+    suite = [
+        cx.ExpectGuestsAtLeastOne(column="number_of_guests", min_value=1, meta={"rule": "guests_min"}),
+        cx.ExpectGuestsWithinMaxAdultOccupancy(column="guests_headroom", min_value=0, meta={"rule": "guests_max"}),
+        cx.ExpectGuestsOnlyForOccupancyPricing(column="guests_on_standard", meta={"rule": "guests_pricing_model"}),
+        cx.ExpectKnownRoom(column="unknown_room", meta={"rule": "unknown_room"}),
+        cx.ExpectRateActiveForRoom(column="inactive_rate", meta={"rule": "rate_not_active_for_room"}),
+        cx.ExpectNoPriceOnFollowingChildRate(column="following_child_rate", meta={"rule": "child_rate_follows_price"}),
+        cx.ExpectWritableRate(column="read_only_rate", meta={"rule": "read_only_rate"}),
+    ]
+    guests = r["number_of_guests"].astype("string")
+    msgs = {
+        "guests_min": ("number_of_guests", guests, lambda q: pd.Series(
+            "NumberOfGuests must be at least 1 (1 means single occupancy); leave it blank for Standard pricing",
+            index=q.index)),
+        "guests_max": ("number_of_guests", guests, lambda q: q.apply(lambda x: (
+            f"{x.number_of_guests} guests is more than room {x.inv_type_code}'s MaxAdultOccupancy of "
+            f"{x.max_adult_occupancy}: lower NumberOfGuests or raise the room's occupancy first"), axis=1)),
+        "guests_pricing_model": ("number_of_guests", guests, lambda q: q.apply(lambda x: (
+            f"property {x.hotel_code} uses Standard pricing: NumberOfGuests is only for occupancy-based (OBP) or "
+            "length-of-stay (LOS) pricing; clear the column"), axis=1)),
+        "unknown_room": ("inv_type_code", r["inv_type_code"], lambda q: q.apply(lambda x: (
+            f"room type {x.inv_type_code} is not a room of property {x.hotel_code}: check the InvTypeCode "
+            "(or refresh the registry)"), axis=1)),
+        "rate_not_active_for_room": ("rate_plan_code", r["rate_plan_code"], lambda q: q.apply(lambda x: (
+            f"RATE_NOT_ACTIVE_FOR_ROOM: rate plan {x.rate_plan_code} is not active for room {x.inv_type_code} "
+            f"of property {x.hotel_code}: activate it for the room or remove these prices"), axis=1)),
+        "child_rate_follows_price": ("rate_plan_code", r["rate_plan_code"], lambda q: q.apply(lambda x: (
+            f"rate plan {x.rate_plan_code} is a child of {x.parent_rate_plan_code} and follows its price: "
+            f"the platform answers an error; price rate plan {x.parent_rate_plan_code} instead"), axis=1)),
+        "read_only_rate": ("rate_plan_code", r["rate_plan_code"], lambda q: q.apply(lambda x: (
+            f"rate plan {x.rate_plan_code} is read-only for room {x.inv_type_code}: its prices cannot be "
+            "pushed; remove these rows"), axis=1)),
+    }
+    out = []
+    for failure in run_suite("rates_room_rates", r, suite):
+        rule = failure.meta["rule"]
+        column, value, message = msgs[rule]
+        out.append(_to_rows(c, keys, r, failure.positions, rule, "error", column, message, value))
+    return out
+
+
+# --- every row: one price per cell ----------------------------------------------------------------------
+
+def _duplicate_rules(c: RateCheck) -> list[pd.DataFrame]:
+    keys = c.coder.keys("hotel_code", "inv_type_code", "rate_plan_code", "date", "number_of_guests")
+    cells = pd.DataFrame({"cell": keys.ids})
+    suite = [cx.ExpectUniqueRateCell(column="cell", meta={"rule": "duplicate_key"})]
+    failures = run_suite("rates_cells", cells, suite)
+    if not failures:
+        return []
+    positions = np.asarray(failures[0].positions, dtype=np.int64)
+    rows = c.frame.iloc[positions]
+    gid = pd.Series(keys.ids[positions], index=rows.index)
+    where = rows["source"].astype(str) + np.where(rows["sheet"] != "", " " + rows["sheet"].astype(str), "") \
+        + " row " + rows["row"].astype(str)
+    listing = where.groupby(gid).agg(lambda s: ", ".join(s.head(5)) + (" …" if len(s) > 5 else ""))
+    date_text = rows["date"].dt.strftime("%Y-%m-%d")
+    guests = rows["number_of_guests"].astype("string").fillna("")
+    what = ("room " + rows["inv_type_code"].astype(str) + ", rate " + rows["rate_plan_code"].astype(str) + ", "
+            + date_text + np.where(guests != "", ", " + guests + " guests", ""))
+    message = what + " is priced more than once (" + gid.map(listing) + \
+        "): the platform would apply only the first; keep one price"
+    mask = np.zeros(len(c.frame), dtype=bool)
+    mask[positions] = True
+    return [issues_where(c.frame, mask, column=rows["amount_column"].reindex(c.frame.index),
+                         value=pd.Series([decimal_text(m, s) for m, s in zip(rows["amount_minor"], rows["amount_scale"],
+                                                                              strict=True)],
+                                         index=rows.index).reindex(c.frame.index),
+                         rule="duplicate_key", severity="error", message=message.reindex(c.frame.index))]

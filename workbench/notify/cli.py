@@ -1,0 +1,302 @@
+"""``workbench notify ...``: serve the endpoints, manage credentials and keys, read the inbox.
+
+Imports of the service stay inside the commands so ``workbench --help`` stays fast.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import typer
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from workbench.notify.service import NotifyService
+
+DEFAULT_STATE = Path(".workbench/notify")
+StateDir = typer.Option(DEFAULT_STATE, "--state-dir", help="Keys, TLS files, notify.env and (by default) notify.db.")
+DatabaseUrl = typer.Option(None, "--database-url", help="postgresql://... or sqlite:///...; default "
+                           "WORKBENCH_DATABASE_URL, else SQLite in the state directory.")
+ConfigFile = typer.Option(None, "--config", help="A notify.toml (default: STATE_DIR/notify.toml if present).")
+
+notify_app = typer.Typer(help="The partner's notification endpoints (token issuance, receiver, request to book).",
+                         no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False)
+credentials_app = typer.Typer(help="Client credentials for the platform's notification service.",
+                              no_args_is_help=True)
+keys_app = typer.Typer(help="The RSA keys that sign access tokens.", no_args_is_help=True)
+notify_app.add_typer(credentials_app, name="credentials")
+notify_app.add_typer(keys_app, name="keys")
+
+
+def _fail(message: str) -> typer.Exit:
+    from rich.console import Console
+
+    Console(stderr=True).print(f"[red]error:[/red] {message}", highlight=False, markup=True)
+    return typer.Exit(1)
+
+
+def _service(state_dir: Path, database_url: str | None, config: Path | None = None, **kw: Any) -> NotifyService:
+    from workbench.config import Settings
+    from workbench.notify.config import NotifyConfig
+    from workbench.notify.service import NotifyService
+
+    url = database_url or Settings.from_env().database_url or None
+    return NotifyService(state_dir, NotifyConfig.load(state_dir, config), database_url=url, **kw)
+
+
+def _run(fn: Any) -> Any:
+    """Call ``fn``; data and configuration problems become a one-line error, not a traceback."""
+    from workbench.notify.errors import NotifyError
+    from workbench.sandbox.cns import CnsError
+
+    try:
+        return fn()
+    except (NotifyError, CnsError, ValueError, FileNotFoundError) as exc:
+        raise _fail(str(exc)) from None
+
+
+def _show(frame: pd.DataFrame, title: str, limit: int | None = None) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title=title, show_lines=False)
+    shown = frame.tail(limit) if limit else frame
+    for col in shown.columns:
+        table.add_column(str(col), overflow="fold", max_width=48)
+    for row in shown.itertuples(index=False):
+        table.add_row(*("" if _isna(v) else str(v) for v in row))
+    Console().print(table)
+    if limit and len(frame) > limit:
+        Console().print(f"(last {limit} of {len(frame)} rows; use --out FILE.csv for all)")
+
+
+def _isna(value: Any) -> bool:
+    try:
+        import pandas as pd
+
+        return bool(pd.isna(value))
+    except (TypeError, ValueError):
+        return False
+
+
+def _export(frame: pd.DataFrame, out: Path | None) -> None:
+    if out is not None:
+        from workbench.reports import write_table
+
+        path = _run(lambda: write_table(frame, out))
+        typer.echo(f"wrote {len(frame)} rows to {path}")
+
+
+@notify_app.command()
+def serve(port: int = typer.Option(8443, help="TCP port; 0 picks a free one (see notify.env)."),
+          host: str = typer.Option("127.0.0.1", help="Address to listen on."),
+          state_dir: Path = StateDir, cert: Path = typer.Option(None, help="Server certificate chain (PEM)."),
+          key: Path = typer.Option(None, help="Its private key (PEM)."), database_url: str = DatabaseUrl,
+          config: Path = ConfigFile,
+          alert_command: str = typer.Option(None, help="Shell command run with each alert as JSON on stdin."),
+          log_level: str = typer.Option("warning", help="uvicorn/app log level.")) -> None:
+    """Serve POST /oauth/token and POST /notifications over HTTPS; writes STATE_DIR/notify.env."""
+    import logging
+
+    from workbench.notify.monitor import command_hook
+    from workbench.notify.server import serve as run_server
+
+    logging.basicConfig(level=log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    hooks = [command_hook(alert_command)] if alert_command else []
+    service = _run(lambda: _service(state_dir, database_url, config, alert_hooks=hooks))
+    try:
+        _run(lambda: run_server(service, port=port, host=host, cert=cert, key=key, log_level=log_level))
+    finally:
+        service.close()
+
+
+@credentials_app.command("create")
+def credentials_create(state_dir: Path = StateDir, database_url: str = DatabaseUrl,
+                       client_id: str = typer.Option(None, help="Default: cns-<random>."),
+                       note: str = typer.Option("", help="Free text kept with the client."),
+                       env_file: Path = typer.Option(None, help="Also set WORKBENCH_NOTIFY_CLIENT_ID/SECRET in "
+                                                     "this env file (mode 0600), e.g. for the CNS stand-in.")) -> None:
+    """Create a client id and a UUID4 secret; the secret is printed once and stored only as a hash."""
+    with _service(state_dir, database_url) as svc:
+        issued = _run(lambda: svc.credentials.create(client_id, note))
+    _print_secret(issued, env_file)
+
+
+@credentials_app.command("rotate")
+def credentials_rotate(client_id: str = typer.Option(..., help="The client to add a secret to."),
+                       state_dir: Path = StateDir, database_url: str = DatabaseUrl,
+                       env_file: Path = typer.Option(None, help="Update the secret in this env file.")) -> None:
+    """Add a new secret; the old one stays valid until `retire`."""
+    with _service(state_dir, database_url) as svc:
+        issued = _run(lambda: svc.credentials.rotate(client_id))
+    _print_secret(issued, env_file)
+    typer.echo("the previous secret stays valid: run `workbench notify credentials retire "
+               f"--client-id {client_id}` once the platform uses the new one")
+
+
+@credentials_app.command("retire")
+def credentials_retire(client_id: str = typer.Option(...), secret_id: str = typer.Option(
+        None, help="Retire this secret; default: every live secret but the newest."),
+        state_dir: Path = StateDir, database_url: str = DatabaseUrl) -> None:
+    """Retire old secrets of a client (they stop working at once)."""
+    with _service(state_dir, database_url) as svc:
+        retired = _run(lambda: svc.credentials.retire(client_id, secret_id))
+    typer.echo(f"retired {', '.join(retired)} of {client_id}")
+
+
+@credentials_app.command("list")
+def credentials_list(state_dir: Path = StateDir, database_url: str = DatabaseUrl) -> None:
+    """Clients and their secrets (ids and dates only)."""
+    with _service(state_dir, database_url) as svc:
+        _show(svc.credentials.frame(), "client credentials")
+
+
+def _print_secret(issued: Any, env_file: Path | None) -> None:
+    typer.echo(f"client_id:     {issued.client_id}\nclient_secret: {issued.secret}\nsecret_id:     {issued.secret_id}")
+    typer.echo("the secret is shown only this once; enter both in the provider portal")
+    if env_file is not None:
+        from dotenv import set_key
+
+        env_file.parent.mkdir(parents=True, exist_ok=True)
+        env_file.touch(mode=0o600, exist_ok=True)
+        os.chmod(env_file, 0o600)
+        set_key(str(env_file), "WORKBENCH_NOTIFY_CLIENT_ID", issued.client_id)
+        set_key(str(env_file), "WORKBENCH_NOTIFY_CLIENT_SECRET", issued.secret)
+        typer.echo(f"also written to {env_file}")
+
+
+@keys_app.command("rotate")
+def keys_rotate(state_dir: Path = StateDir, config: Path = ConfigFile) -> None:
+    """New signing key now; the old one verifies until its tokens have expired."""
+    with _service(state_dir, None, config) as svc:
+        key = svc.keyring.rotate()
+    typer.echo(f"new signing key {key.kid}")
+
+
+@keys_app.command("list")
+def keys_list(state_dir: Path = StateDir, config: Path = ConfigFile) -> None:
+    """Signing keys: created, retired, verifying until."""
+    import pandas as pd
+
+    with _service(state_dir, None, config) as svc:
+        keys = svc.keyring.keys()
+    frame = pd.DataFrame([{"kid": k.kid, "created_at": k.created_at, "retired_at": k.retired_at,
+                           "verify_until": k.verify_until} for k in keys],
+                         columns=["kid", "created_at", "retired_at", "verify_until"])
+    for col in ("created_at", "retired_at", "verify_until"):
+        frame[col] = pd.to_datetime(frame[col].astype("float64"), unit="s", utc=True)
+    _show(frame, "signing keys (newest first)")
+
+
+@notify_app.command("list")
+def list_notifications(state_dir: Path = StateDir, database_url: str = DatabaseUrl,
+                       since: str = typer.Option(None, help="`2h`, `7d` or an ISO date/time (UTC)."),
+                       type_: list[str] = typer.Option(None, "--type", help="Only this type (repeatable)."),
+                       out: Path = typer.Option(None, help="Write every row to FILE.csv or FILE.xlsx."),
+                       limit: int = typer.Option(20, help="Rows shown on screen.")) -> None:
+    """The received notifications (flattened metadata, raw payload)."""
+    from workbench.notify.frames import notifications_frame, parse_since
+
+    since_ts = _run(lambda: parse_since(since)) if since else None
+    with _service(state_dir, database_url) as svc:
+        frame = notifications_frame(svc.store, since=since_ts, types=type_ or None)
+    _show(frame.drop(columns=["body"]), f"{len(frame)} notifications", limit)
+    _export(frame, out)
+
+
+@notify_app.command("dead-letters")
+def dead_letters(state_dir: Path = StateDir, database_url: str = DatabaseUrl,
+                 out: Path = typer.Option(None, help="Write to FILE.csv or FILE.xlsx.")) -> None:
+    """Bodies refused for lacking a usable metadata.uuid, kept for inspection."""
+    from workbench.notify.frames import dead_letters_frame
+
+    with _service(state_dir, database_url) as svc:
+        frame = dead_letters_frame(svc.store)
+    _show(frame, f"{len(frame)} dead letters", 20)
+    _export(frame, out)
+
+
+@notify_app.command("alerts")
+def alerts(state_dir: Path = StateDir, database_url: str = DatabaseUrl,
+           out: Path = typer.Option(None, help="Write to FILE.csv or FILE.xlsx.")) -> None:
+    """Alerts raised by the service (401 bursts, request-to-book deadlines)."""
+    from workbench.notify.frames import alerts_frame
+
+    with _service(state_dir, database_url) as svc:
+        frame = alerts_frame(svc.store)
+    _show(frame.drop(columns=["details"]), f"{len(frame)} alerts", 20)
+    _export(frame, out)
+
+
+@notify_app.command("requests")
+def requests_(state_dir: Path = StateDir, database_url: str = DatabaseUrl, config: Path = ConfigFile,
+              all_: bool = typer.Option(False, "--all", help="Also closed requests (booked, declined, ...)."),
+              out: Path = typer.Option(None, help="Write to FILE.csv or FILE.xlsx.")) -> None:
+    """Request-to-book requests: state, deadline and time left (open ones first)."""
+    with _service(state_dir, database_url, config) as svc:
+        frame = svc.requests.frame(open_only=not all_)
+    _show(frame.drop(columns=["notification_uuid"]), f"{len(frame)} {'' if all_ else 'open '}requests to book")
+    near = frame[frame["near_deadline"]]
+    if len(near):
+        typer.echo(f"WARNING: {len(near)} request(s) near their deadline: {', '.join(near['request_id'])}")
+    _export(frame, out)
+
+
+@notify_app.command("decide")
+def decide(request_id: str = typer.Argument(..., help="The request's id (see `workbench notify requests`)."),
+           decision: str = typer.Argument(..., help="accept or decline"),
+           note: str = typer.Option("", help="Kept with the decision."), state_dir: Path = StateDir,
+           database_url: str = DatabaseUrl, config: Path = ConfigFile) -> None:
+    """Record the partner's decision on a request to book (refused after the 24 h window)."""
+    with _service(state_dir, database_url, config) as svc:
+        state = _run(lambda: svc.requests.decide(request_id, decision.lower(), note))
+    typer.echo(f"request {request_id}: {decision.lower()} recorded; now {state.state}")
+
+
+@notify_app.command("send")
+def send(files: list[Path] = typer.Argument(None, help="JSON files, each an envelope or a list of envelopes."),
+         type_: str = typer.Option(None, "--type", help="Send one notification of this type instead."),
+         payload: str = typer.Option("{}", help="Its payload (JSON)."), state_dir: Path = StateDir,
+         env_file: Path = typer.Option(None, help="Settings with WORKBENCH_NOTIFY_* (default: environment, "
+                                       ".env, then STATE_DIR/notify.env for the URLs)."),
+         concurrency: int = typer.Option(4)) -> None:
+    """Deliver notifications as the platform's notification service would (the CNS stand-in)."""
+    from workbench.config import Settings
+    from workbench.sandbox.cns import CnsClient, CnsConfig, notification
+
+    def load() -> list[dict[str, Any]]:
+        envelopes: list[dict[str, Any]] = []
+        for f in files or []:
+            try:
+                data = json.loads(f.read_text(encoding="utf-8"))
+            except (OSError, ValueError) as exc:
+                raise ValueError(f"`{f}`: cannot read JSON ({exc})") from None
+            envelopes.extend(data if isinstance(data, list) else [data])
+        if type_:
+            try:
+                envelopes.append(notification(type_, json.loads(payload)))
+            except ValueError:
+                raise ValueError(f"`--payload {payload}` is not JSON") from None
+        if not envelopes:
+            raise ValueError("nothing to send: give JSON files or `--type TYPE --payload JSON`")
+        return envelopes
+
+    envelopes = _run(load)
+    settings = Settings.from_env(env_file=env_file) if env_file else Settings.from_env()
+    endpoint_file = state_dir / "notify.env"
+    if endpoint_file.is_file() and not settings.notify_url:
+        served = Settings.from_file(endpoint_file)
+        settings = settings.with_(notify_token_url=served.notify_token_url, notify_url=served.notify_url,
+                                  notify_ca_bundle=served.notify_ca_bundle)
+    config = _run(lambda: CnsConfig.from_settings(settings))
+    results = _run(lambda: CnsClient.deliver_all(config, envelopes, concurrency))
+    for r in results:
+        status = (r.response or {}).get("status", "") if r.delivered else r.error
+        typer.echo(f"{r.uuid}: {'delivered' if r.delivered else 'FAILED'} ({r.status_code}, {r.attempts} "
+                   f"attempt(s)) {status}")
+    if not all(r.delivered for r in results):
+        raise typer.Exit(1)

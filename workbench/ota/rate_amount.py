@@ -1,0 +1,136 @@
+"""OTA_HotelRateAmountNotifRQ: build requests from compressed messages.
+
+One request per hotel and calendar month. Weekday flags use OTA 2003B's spelling
+(``Mon Tue Weds Thur Fri Sat Sun``, the ``DOW_PatternGroup``), all seven written out when a
+message does not apply to every day, and none when it does (weekday rule 3: all days).
+Amounts are written exactly as loaded: ``99.99``; or, when the sheet gave ``DecimalPlaces``
+(or the amount has more than 3 decimals, which OTA's decimal type cannot carry), as an integer
+with ``DecimalPlaces``.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Sequence
+
+import pandas as pd
+from lxml import etree
+
+from workbench.ota.ns import OTA_NS
+
+ROOT = f"{{{OTA_NS}}}OTA_HotelRateAmountNotifRQ"
+_T = {name: f"{{{OTA_NS}}}{name}" for name in (
+    "RateAmountMessages", "RateAmountMessage", "StatusApplicationControl", "Rates", "Rate", "BaseByGuestAmts",
+    "BaseByGuestAmt")}
+DOW = ("Mon", "Tue", "Weds", "Thur", "Fri", "Sat", "Sun")
+ALL_DAYS = 0b1111111
+VERSION = "1.0"
+MAX_PLAIN_DECIMALS = 3
+
+
+def amount_attributes(amount_type: str, minor: int, scale: int, decimal_places: object, currency: str,
+                      guests: object) -> dict[str, str]:
+    """The attributes of one ``BaseByGuestAmt``."""
+    attrs: dict[str, str] = {}
+    if guests is not None and not pd.isna(guests):
+        attrs["NumberOfGuests"] = str(int(guests))
+    dp = None if decimal_places is None or pd.isna(decimal_places) else int(decimal_places)
+    if dp is None and scale > MAX_PLAIN_DECIMALS:
+        dp = scale
+    if dp is not None:
+        attrs[f"Amount{amount_type}"] = str(int(minor) * 10 ** (dp - int(scale)))
+        attrs["DecimalPlaces"] = str(dp)
+    else:
+        attrs[f"Amount{amount_type}"] = _decimal(int(minor), int(scale))
+    attrs["CurrencyCode"] = currency
+    return attrs
+
+
+def _decimal(minor: int, scale: int) -> str:
+    if scale == 0:
+        return str(minor)
+    sign = "-" if minor < 0 else ""
+    digits = str(abs(minor)).rjust(scale + 1, "0")
+    return f"{sign}{digits[:-scale]}.{digits[-scale:]}"
+
+
+def weekday_attributes(mask: int) -> dict[str, str]:
+    if mask == ALL_DAYS:
+        return {}
+    return {name: ("true" if mask >> i & 1 else "false") for i, name in enumerate(DOW)}
+
+
+def vector_amounts(prices: pd.DataFrame) -> dict[int, list[dict[str, str]]]:
+    """BaseByGuestAmt attribute dicts for each price vector (built once, shared by messages)."""
+    out: dict[int, list[dict[str, str]]] = {}
+    cols = [prices[c].tolist() for c in ("vector", "amount_type", "amount_minor", "amount_scale", "decimal_places",
+                                         "currency_code", "number_of_guests")]
+    for vec, kind, minor, scale, dp, cur, guests in zip(*cols, strict=True):
+        out.setdefault(int(vec), []).append(amount_attributes(kind, minor, scale, dp, cur, guests))
+    return out
+
+
+def build_request(hotel_code: int, messages: pd.DataFrame, amounts: dict[int, list[dict[str, str]]],
+                  timestamp: dt.datetime | None = None, echo_token: str | None = None) -> etree._Element:
+    """The request element for one hotel's messages (normally one calendar month)."""
+    ts = (timestamp or dt.datetime.now(dt.timezone.utc)).isoformat(timespec="seconds")
+    root_attrs = {"Version": VERSION, "TimeStamp": ts}
+    if echo_token:
+        root_attrs["EchoToken"] = echo_token
+    root = etree.Element(ROOT, root_attrs, nsmap={None: OTA_NS})
+    msgs = etree.SubElement(root, _T["RateAmountMessages"], {"HotelCode": str(int(hotel_code))})
+    starts = messages["start"].dt.strftime("%Y-%m-%d").tolist()
+    ends = messages["end"].dt.strftime("%Y-%m-%d").tolist()
+    rooms = messages["inv_type_code"].tolist()
+    rates = messages["rate_plan_code"].tolist()
+    masks = messages["mask"].tolist()
+    vectors = messages["vector"].tolist()
+    sub = etree.SubElement
+    for start, end, room, rate, mask, vec in zip(starts, ends, rooms, rates, masks, vectors, strict=True):
+        msg = sub(msgs, _T["RateAmountMessage"])
+        attrs = {"Start": start, "End": end, "RatePlanCode": str(rate), "InvTypeCode": str(room)}
+        if mask != ALL_DAYS:
+            attrs.update(weekday_attributes(mask))
+        sub(msg, _T["StatusApplicationControl"], attrs)
+        amts = sub(sub(sub(msg, _T["Rates"]), _T["Rate"]), _T["BaseByGuestAmts"])
+        for a in amounts[vec]:
+            sub(amts, _T["BaseByGuestAmt"], a)
+    return root
+
+
+def to_bytes(root: etree._Element) -> bytes:
+    return etree.tostring(root, xml_declaration=True, encoding="UTF-8")
+
+
+def parse_request_messages(body: bytes | etree._Element) -> list[dict[str, object]]:
+    """Read a request back into plain messages (for checks and tests): one dict per message with
+    ``hotel_code, start, end, rate_plan_code, inv_type_code, days`` (weekday rules applied) and
+    ``amounts`` (list of BaseByGuestAmt attribute dicts). Accepts either weekday spelling."""
+    from workbench.ota.ns import localname, parse_xml
+
+    root = parse_xml(body) if isinstance(body, bytes) else body
+    out = []
+    for msgs in root.iter():
+        if localname(msgs) != "RateAmountMessages":
+            continue
+        hotel = msgs.get("HotelCode")
+        for msg in msgs:
+            if localname(msg) != "RateAmountMessage":
+                continue
+            sac = next(el for el in msg if localname(el) == "StatusApplicationControl")
+            flags = [_flag(sac, names) for names in (("Mon",), ("Tue",), ("Weds", "Wed"), ("Thur", "Thu"), ("Fri",),
+                                                     ("Sat",), ("Sun",))]
+            days = [True] * 7 if not any(f is True for f in flags) else [f is True for f in flags]
+            amounts = [dict(el.attrib) for el in msg.iter() if localname(el) == "BaseByGuestAmt"]
+            out.append({"hotel_code": int(hotel) if hotel else None, "start": sac.get("Start"), "end": sac.get("End"),
+                        "rate_plan_code": sac.get("RatePlanCode"), "inv_type_code": sac.get("InvTypeCode"),
+                        "days": days, "amounts": amounts})
+    return out
+
+
+def _flag(el: etree._Element, names: Sequence[str]) -> bool | None:
+    for n in names:
+        v = el.get(n)
+        if v is not None:
+            return v.strip().lower() in ("1", "true")
+    return None

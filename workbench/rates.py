@@ -1,0 +1,150 @@
+"""Rates from files to requests, for notebooks and the CLI: load, check, dry-run.
+
+>>> from workbench.rates import check_rates, dry_run
+>>> check = check_rates(["data/samples/rates.xlsx"], registry="data/samples/registry.xlsx")
+>>> check.summary()
+>>> result = dry_run(check, "out/requests", skip_invalid=True)
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from expectations import FxTable, cet_today, read_fx_table, validate_rates
+from loaders import Registry, read_rates, read_registry
+from workbench.writers.batches import RateRequest, plan_requests
+
+PathLike = str | Path
+
+
+@dataclass
+class RatesCheck:
+    """A loaded and validated set of rates: the canonical ``frame`` and its ``issues``."""
+
+    frame: pd.DataFrame
+    issues: pd.DataFrame
+    registry: Registry
+    as_of: dt.date
+    files: list[Path] = field(default_factory=list)
+
+    @property
+    def errors(self) -> pd.DataFrame:
+        return self.issues[self.issues["severity"] == "error"]
+
+    @property
+    def warnings(self) -> pd.DataFrame:
+        return self.issues[self.issues["severity"] == "warning"]
+
+    @property
+    def ok(self) -> bool:
+        """True when nothing blocks a push (warnings never do)."""
+        return self.errors.empty
+
+    def invalid_mask(self) -> np.ndarray:
+        """Rows of ``frame`` touched by an error: the whole sheet row, or for a wide sheet only the
+        night whose cell the error is on."""
+        f = self.frame
+        err = self.errors[["source", "sheet", "row", "column"]].astype({"row": "int64"})
+        if err.empty or f.empty:
+            return np.zeros(len(f), dtype=bool)
+        key = pd.MultiIndex.from_arrays([f["source"], f["sheet"], f["row"].astype("int64")])
+        cell_key = pd.MultiIndex.from_arrays([f["source"], f["sheet"], f["row"].astype("int64"), f["amount_column"]])
+        amount_cols = set(f["amount_column"].dropna().unique())
+        wide_sheets = {k for k, v in f.attrs.get("headers", {}).items() if v.get("layout") == "wide"}
+        is_cell = err["column"].isin(amount_cols) & pd.Series(
+            [(s, h) in wide_sheets for s, h in zip(err["source"], err["sheet"], strict=True)], index=err.index)
+        rows_err = pd.MultiIndex.from_frame(err.loc[~is_cell, ["source", "sheet", "row"]])
+        cells_err = pd.MultiIndex.from_frame(err.loc[is_cell, ["source", "sheet", "row", "column"]])
+        return np.asarray(key.isin(rows_err) | cell_key.isin(cells_err))
+
+    def valid_frame(self) -> pd.DataFrame:
+        """The rows no error touches: what ``--skip-invalid`` sends."""
+        return self.frame[~self.invalid_mask()]
+
+    def summary(self) -> pd.DataFrame:
+        """Issue counts by rule and severity."""
+        if self.issues.empty:
+            return pd.DataFrame(columns=["severity", "rule", "issues"])
+        return (self.issues.groupby(["severity", "rule"]).size().rename("issues").reset_index()
+                .sort_values(["severity", "issues"], ascending=[True, False]).reset_index(drop=True))
+
+
+def check_rates(files: PathLike | Iterable[PathLike], *, sheet: str | Sequence[str] | None = None,
+                registry: Registry | PathLike | Iterable[PathLike] | None = None, as_of: dt.date | str | None = None,
+                fx: FxTable | PathLike | None = None) -> RatesCheck:
+    """Load rates files and check them against the platform's rules."""
+    paths = [Path(files)] if isinstance(files, (str, Path)) else [Path(p) for p in files]
+    if isinstance(as_of, str):
+        as_of = dt.date.fromisoformat(as_of)
+    as_of = as_of or cet_today()
+    if registry is None:
+        reg = Registry()
+    elif isinstance(registry, Registry):
+        reg = registry
+    else:
+        reg = read_registry(registry)
+    fx_table = fx if isinstance(fx, FxTable) else read_fx_table(fx)
+    frame, load_issues = read_rates(paths, sheet=sheet)
+    issues = validate_rates(frame, registry=reg, as_of=as_of, fx=fx_table, load_issues=load_issues)
+    return RatesCheck(frame, issues, reg, as_of, paths)
+
+
+@dataclass
+class DryRun:
+    """Requests written to ``directory``: one ``.xml`` per request and ``manifest.csv``."""
+
+    directory: Path
+    requests: list[RateRequest]
+    manifest: pd.DataFrame
+    skipped_rows: int
+
+    @property
+    def cells(self) -> int:
+        return int(self.manifest["cells"].sum()) if len(self.manifest) else 0
+
+    @property
+    def messages(self) -> int:
+        return int(self.manifest["messages"].sum()) if len(self.manifest) else 0
+
+
+def manifest_of(requests: Sequence[RateRequest]) -> pd.DataFrame:
+    return pd.DataFrame({
+        "file": [f"{r.key}.xml" for r in requests],
+        "hotel": [r.hotel_code for r in requests],
+        "month": [r.month for r in requests],
+        "messages": [r.messages for r in requests],
+        "cells": [r.cells for r in requests],
+        "source_rows": [r.source_rows() for r in requests],
+    }, columns=["file", "hotel", "month", "messages", "cells", "source_rows"])
+
+
+class BlockedByErrors(Exception):
+    """Errors were found and ``skip_invalid`` was not asked for; nothing was written or sent."""
+
+
+def requests_for(check: RatesCheck, skip_invalid: bool = False) -> tuple[list[RateRequest], int]:
+    if not check.ok and not skip_invalid:
+        raise BlockedByErrors(f"{len(check.errors)} error(s) block the push; fix them, or send only the rows "
+                              "without errors with --skip-invalid")
+    mask = check.invalid_mask()
+    return plan_requests(check.frame[~mask]), int(mask.sum())
+
+
+def dry_run(check: RatesCheck, directory: PathLike, skip_invalid: bool = False) -> DryRun:
+    """Write the requests a push would send: ``<hotel>-<YYYY-MM>.xml`` each, plus ``manifest.csv``."""
+    requests, skipped = requests_for(check, skip_invalid)
+    out = Path(directory)
+    out.mkdir(parents=True, exist_ok=True)
+    for old in out.glob("*.xml"):
+        old.unlink()
+    for r in requests:
+        (out / f"{r.key}.xml").write_bytes(r.body)
+    manifest = manifest_of(requests)
+    manifest.to_csv(out / "manifest.csv", index=False)
+    return DryRun(out, requests, manifest, skipped)

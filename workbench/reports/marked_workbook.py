@@ -1,0 +1,155 @@
+"""The analyst's own sheets with failing cells highlighted and commented, plus an Issues sheet.
+
+With one Excel source, that workbook itself is copied and marked (its formatting is kept);
+with several sources or CSV files, each sheet's values are copied into a new workbook.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections import defaultdict
+from collections.abc import Sequence
+from pathlib import Path
+
+import pandas as pd
+from openpyxl import Workbook, load_workbook
+from openpyxl.comments import Comment
+from openpyxl.styles import Font, PatternFill
+from openpyxl.utils import get_column_letter
+from openpyxl.worksheet.hyperlink import Hyperlink
+from openpyxl.worksheet.worksheet import Worksheet
+
+FILLS = {"error": PatternFill("solid", fgColor="FFC7CE"), "warning": PatternFill("solid", fgColor="FFEB9C")}
+EXCEL = {".xlsx", ".xlsm"}
+
+
+def write_marked_workbook(issues: pd.DataFrame, path: Path, files: Sequence[Path], title: str = "Issues") -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    files = [Path(f) for f in files]
+    sheet_of: dict[tuple[str, str], Worksheet] = {}
+    if len(files) == 1 and files[0].suffix.lower() in EXCEL:
+        wb = load_workbook(files[0])
+        for ws in wb.worksheets:
+            sheet_of[(files[0].name, ws.title)] = ws
+    else:
+        wb = Workbook()
+        wb.remove(wb.active)
+        for f in files:
+            for sheet_name, ws in _copy_values(wb, f):
+                sheet_of[(f.name, sheet_name)] = ws
+    links = _mark(issues, sheet_of)
+    _issues_sheet(wb, issues, links, title)
+    wb.save(path)
+    return path
+
+
+def _copy_values(wb: Workbook, f: Path):
+    used = {ws.title for ws in wb.worksheets}
+    if f.suffix.lower() in EXCEL:
+        src = load_workbook(f, read_only=True, data_only=True)
+        for ws in src.worksheets:
+            dst = wb.create_sheet(_unique(f"{f.stem} {ws.title}" if len(src.worksheets) > 1 else f.stem, used))
+            for row in ws.iter_rows(values_only=True):
+                dst.append(list(row))
+            yield ws.title, dst
+        src.close()
+    else:
+        from loaders._sheets import read_sheets
+
+        raw = read_sheets([f])[0]
+        dst = wb.create_sheet(_unique(f.stem, used))
+        for _ in range(int(raw.rows.iloc[0]) - 2 if len(raw.rows) else 0):
+            dst.append([])
+        dst.append(raw.header)
+        last = int(raw.rows.iloc[0]) - 1 if len(raw.rows) else 1
+        for r, values in zip(raw.rows.tolist(), raw.body.itertuples(index=False), strict=True):
+            for _ in range(int(r) - last - 1):
+                dst.append([])
+            dst.append([None if pd.isna(v) else _number(v) for v in values])
+            last = int(r)
+        yield "", dst
+
+
+def _number(v: str) -> object:
+    try:
+        return int(v) if v.lstrip("-").isdigit() else v
+    except ValueError:
+        return v
+
+
+def _unique(name: str, used: set[str]) -> str:
+    base = "".join(ch for ch in name if ch not in "[]:*?/\\")[:31] or "Sheet"
+    cand, i = base, 2
+    while cand in used:
+        cand = f"{base[:28]}~{i}"
+        i += 1
+    used.add(cand)
+    return cand
+
+
+def _header_columns(ws: Worksheet) -> tuple[int, dict[str, int]]:
+    """The header row (first non-blank) and header text -> column number."""
+    for row in ws.iter_rows(min_row=1, max_row=min(ws.max_row, 50)):
+        values = [c.value for c in row]
+        if any(v not in (None, "") for v in values):
+            out = {}
+            for c in row:
+                if c.value in (None, ""):
+                    continue
+                out.setdefault(_text(c.value), c.column)
+            return row[0].row, out
+    return 1, {}
+
+
+def _text(v: object) -> str:
+    if isinstance(v, dt.datetime) and v.time() == dt.time(0):
+        return v.date().isoformat()
+    if isinstance(v, dt.date):
+        return v.isoformat()
+    return str(v).strip()
+
+
+def _mark(issues: pd.DataFrame, sheet_of: dict[tuple[str, str], Worksheet]) -> list[str]:
+    headers: dict[int, tuple[int, dict[str, int]]] = {}
+    notes: dict[tuple[int, int, int], list[tuple[str, str, str]]] = defaultdict(list)
+    links = []
+    for r in issues.itertuples(index=False):
+        ws = sheet_of.get((r.source, r.sheet or "")) or sheet_of.get((r.source, ""))
+        if ws is None or pd.isna(r.row):
+            links.append("")
+            continue
+        if id(ws) not in headers:
+            headers[id(ws)] = _header_columns(ws)
+        _, cols = headers[id(ws)]
+        col = cols.get(str(r.column), 1)
+        notes[(id(ws), int(r.row), col)].append((r.severity, r.rule, r.message))
+        links.append(f"'{ws.title}'!{get_column_letter(col)}{int(r.row)}")
+    by_id = {id(ws): ws for ws in sheet_of.values()}
+    for (wid, row, col), items in notes.items():
+        cell = by_id[wid].cell(row=row, column=col)
+        worst = "error" if any(s == "error" for s, _, _ in items) else "warning"
+        cell.fill = FILLS[worst]
+        text = "\n".join(f"{s.upper()} {rule}: {msg}" for s, rule, msg in items)
+        cell.comment = Comment(text[:30000], "workbench", width=420, height=min(400, 80 + 40 * len(items)))
+    return links
+
+
+def _issues_sheet(wb: Workbook, issues: pd.DataFrame, links: list[str], title: str) -> None:
+    ws = wb.create_sheet("Issues", 0)
+    cols = ["source", "sheet", "row", "column", "value", "rule", "severity", "message"]
+    ws.append([c for c in cols] + ["go to cell"])
+    for c in ws[1]:
+        c.font = Font(bold=True)
+    for r, link in zip(issues[cols].itertuples(index=False), links, strict=True):
+        ws.append([None if pd.isna(v) else v for v in r] + (["open" if link else ""]))
+        if link:
+            cell = ws.cell(row=ws.max_row, column=len(cols) + 1)
+            cell.hyperlink = Hyperlink(ref=cell.coordinate, location=link, display="open")
+            cell.font = Font(color="0563C1", underline="single")
+        sev_cell = ws.cell(row=ws.max_row, column=7)
+        sev_cell.fill = FILLS.get(str(r.severity), PatternFill())
+    ws.freeze_panes = "A2"
+    ws.auto_filter.ref = ws.dimensions
+    for i, width in enumerate([22, 14, 7, 18, 14, 24, 9, 90, 10], start=1):
+        ws.column_dimensions[get_column_letter(i)].width = width
+    wb.active = 0

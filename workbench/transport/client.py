@@ -1,0 +1,272 @@
+"""The platform client: HTTPS (TLS 1.2+), Basic auth (any ``httpx.Auth`` can replace it),
+the right host and headers per operation, optional gzip, a sliding-window limiter, retries
+with backoff for 429/5xx/connection failures (never for data errors), bounded concurrency,
+and every answer's ruid kept with its :class:`Result`.
+
+    async with PlatformClient(settings) as client:
+        result = await client.send("OTA_HotelRateAmountNotif", body, context=batch_id)
+        results = await client.send_many(items, on_result=journal.record)
+"""
+
+from __future__ import annotations
+
+import asyncio
+import gzip
+import inspect
+import random
+import ssl
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from workbench.config import Settings
+from workbench.ota.response import OTAResponse, ResponseParseError, extract_ruid, parse_response
+from workbench.transport.backoff import RetryPolicy, parse_retry_after
+from workbench.transport.errors import ConfigurationError
+from workbench.transport.limiter import SlidingWindowLimiter
+from workbench.transport.operations import PCI, SPEC_LIMITS, Operation, operation, parse_limits
+from workbench.transport.result import Attempt, Outcome, Result
+
+USER_AGENT = "connectivity-workbench/0.1"
+#: Answers that mean the platform did not process the call: always safe to resend.
+NOT_PROCESSED = frozenset({429, 503})
+#: Server errors after which the call may or may not have been applied.
+AMBIGUOUS_5XX = frozenset({500, 502, 504})
+#: Answers that mean the settings are wrong; every other call would get the same.
+FATAL_STATUS = frozenset({401, 403, 407, 415, 421, 501})
+_NOT_SENT = (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout)
+_AMBIGUOUS = (httpx.ReadError, httpx.ReadTimeout, httpx.WriteError, httpx.WriteTimeout, httpx.RemoteProtocolError)
+
+
+@dataclass(frozen=True)
+class SendItem:
+    """One request for :meth:`PlatformClient.send_many`."""
+
+    operation: str | Operation
+    body: bytes
+    context: Any = None
+    idempotent: bool | None = None
+
+
+OnResult = Callable[[Result], Any]
+
+
+def ssl_context(ca_bundle: str | Path | None) -> ssl.SSLContext:
+    """Verify the server against ``ca_bundle`` (or the system's CAs) and refuse anything below TLS 1.2."""
+    if ca_bundle and not Path(ca_bundle).is_file():
+        raise ConfigurationError(f"CA bundle `{ca_bundle}` does not exist (setting WORKBENCH_CA_BUNDLE)")
+    ctx = ssl.create_default_context(cafile=str(ca_bundle) if ca_bundle else None)
+    ctx.minimum_version = ssl.TLSVersion.TLSv1_2
+    return ctx
+
+
+def basic_auth(settings: Settings) -> httpx.Auth:
+    """The machine account as HTTP Basic credentials (spec: Authentication 1)."""
+    if not settings.username or not settings.password:
+        raise ConfigurationError("set WORKBENCH_USERNAME and WORKBENCH_PASSWORD (the machine account)")
+    return httpx.BasicAuth(settings.username, settings.password.reveal())
+
+
+def limiter_for(settings: Settings) -> SlidingWindowLimiter:
+    """The spec's limits, overridden by the account-specific ``Settings.rate_limits``."""
+    try:
+        custom = parse_limits(settings.rate_limits)
+    except ValueError as exc:
+        raise ConfigurationError(str(exc)) from None
+    return SlidingWindowLimiter({**SPEC_LIMITS, **custom}, window=settings.rate_limit_window_seconds)
+
+
+class PlatformClient:
+    """Async client for the platform (or the sandbox); use as ``async with``."""
+
+    def __init__(self, settings: Settings, *, auth: httpx.Auth | None = None, retry: RetryPolicy | None = None,
+                 limiter: SlidingWindowLimiter | None = None, transport: httpx.AsyncBaseTransport | None = None,
+                 max_in_flight: int | None = None, gzip_requests: bool | None = None,
+                 rng: random.Random | None = None) -> None:
+        self.settings = settings
+        self.hosts = {"general": self._base(settings.base_url, "WORKBENCH_BASE_URL"),
+                      PCI: self._base(settings.secure_base_url or settings.base_url, "WORKBENCH_SECURE_BASE_URL")}
+        self.retry = retry or RetryPolicy()
+        self.limiter = limiter or limiter_for(settings)
+        self.max_in_flight = max(1, max_in_flight or settings.max_in_flight)
+        self.gzip_requests = settings.gzip_requests if gzip_requests is None else gzip_requests
+        self._rng = rng or random.Random()
+        limits = httpx.Limits(max_connections=self.max_in_flight, max_keepalive_connections=self.max_in_flight)
+        timeout = httpx.Timeout(settings.timeout_seconds, connect=min(10.0, settings.timeout_seconds))
+        self._http = httpx.AsyncClient(
+            auth=auth or basic_auth(settings), transport=transport, limits=limits, timeout=timeout,
+            verify=ssl_context(settings.ca_bundle) if transport is None else True,
+            headers={"User-Agent": USER_AGENT}, follow_redirects=False)
+
+    @staticmethod
+    def _base(url: str, setting: str) -> str:
+        if not url:
+            raise ConfigurationError(f"set {setting} (e.g. the sandbox's connection.env: "
+                                     "`workbench sandbox serve --state-dir DIR`)")
+        if not url.lower().startswith("https://"):
+            raise ConfigurationError(f"{setting} `{url}` must start with https:// (the platform is HTTPS only)")
+        return url.rstrip("/")
+
+    async def __aenter__(self) -> PlatformClient:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.aclose()
+
+    async def aclose(self) -> None:
+        await self._http.aclose()
+
+    def url(self, op: str | Operation) -> str:
+        op = operation(op)
+        return self.hosts[op.host] + op.path
+
+    def headers(self, op: Operation) -> dict[str, str]:
+        headers = {"Content-Type": op.content_type}
+        if op.accept_version:
+            headers["Accept-Version"] = self.settings.accept_version or "1.1"
+        if self.gzip_requests:
+            headers["Content-Encoding"] = "gzip"
+        return headers
+
+    # --- one request --------------------------------------------------------------------------------
+    async def send(self, op: str | Operation, body: bytes, *, context: Any = None,
+                   idempotent: bool | None = None) -> Result:
+        """Send ``body`` to ``op``, retrying what may be retried; never raises for a per-request problem."""
+        op = operation(op)
+        idempotent = op.idempotent if idempotent is None else idempotent
+        url, headers = self.url(op), self.headers(op)
+        payload = gzip.compress(body, compresslevel=5, mtime=0) if self.gzip_requests else body
+        history: list[Attempt] = []
+        started = time.perf_counter()
+        waited = 0.0
+        for number in range(1, self.retry.max_attempts + 1):
+            waited += await self.limiter.acquire(op.limit_key)
+            t0 = time.perf_counter()
+            try:
+                response = await self._http.post(url, content=payload, headers=headers)
+            except httpx.TransportError as exc:
+                verdict = self._transport_error(exc, idempotent)
+                history.append(Attempt(number, None, None, verdict.error, time.perf_counter() - t0, waited))
+                retry_after = None
+            else:
+                verdict = self._answer(response, idempotent)
+                history.append(Attempt(number, response.status_code, verdict.ruid, verdict.error,
+                                       time.perf_counter() - t0, waited))
+                retry_after = parse_retry_after(response.headers.get("retry-after"))
+                if response.status_code == 429:
+                    self.limiter.block(op.limit_key, retry_after if retry_after is not None
+                                       else self.retry.delay(number, rng=self._rng))
+            if not verdict.retry or not self.retry.should_retry(number):
+                return verdict.result(op, context, tuple(history), time.perf_counter() - started)
+            waited = self.retry.delay(number, retry_after, rng=self._rng)
+            await asyncio.sleep(waited)
+        raise AssertionError("unreachable: the retry loop always returns")
+
+    def _answer(self, response: httpx.Response, idempotent: bool) -> _Verdict:
+        status, body = response.status_code, response.content
+        ruid = extract_ruid(body)
+        parsed: OTAResponse | None = None
+        problem: str | None = None
+        try:
+            parsed = parse_response(body) if body.strip() else None
+        except ResponseParseError as exc:
+            problem = str(exc)
+        if parsed is not None and parsed.ruid:
+            ruid = parsed.ruid
+        if 200 <= status < 300:
+            if parsed is None or (not parsed.success and not parsed.errors):
+                text = problem or "the answer has neither Success nor Errors"
+                return _Verdict(Outcome.FAILED, status, parsed, ruid, body, f"unreadable answer: {text}",
+                                retry=idempotent, maybe_applied=not idempotent)
+            outcome = Outcome.SUCCESS if parsed.success else Outcome.REJECTED
+            return _Verdict(outcome, status, parsed, ruid, body, None)
+        if status in NOT_PROCESSED:
+            return _Verdict(Outcome.FAILED, status, parsed, ruid, body, f"HTTP {status}", retry=True)
+        if status in AMBIGUOUS_5XX:
+            return _Verdict(Outcome.FAILED, status, parsed, ruid, body, f"HTTP {status}", retry=idempotent,
+                            maybe_applied=not idempotent)
+        if status >= 500:
+            return _Verdict(Outcome.FAILED, status, parsed, ruid, body, f"HTTP {status}", fatal=status in FATAL_STATUS)
+        text = parsed.errors[0].message if parsed is not None and parsed.errors else (problem or f"HTTP {status}")
+        return _Verdict(Outcome.REJECTED, status, parsed, ruid, body, f"HTTP {status}: {text}",
+                        fatal=status in FATAL_STATUS)
+
+    @staticmethod
+    def _transport_error(exc: httpx.TransportError, idempotent: bool) -> _Verdict:
+        text = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+        cause = exc.__cause__ or exc.__context__
+        if isinstance(cause, ssl.SSLError) or "CERTIFICATE_VERIFY_FAILED" in str(exc):
+            return _Verdict(Outcome.FAILED, None, None, None, b"", f"TLS failed: {text} (check WORKBENCH_CA_BUNDLE)",
+                            fatal=True)
+        if isinstance(exc, _NOT_SENT):
+            return _Verdict(Outcome.FAILED, None, None, None, b"", text, retry=True)
+        if isinstance(exc, _AMBIGUOUS):
+            return _Verdict(Outcome.FAILED, None, None, None, b"", text, retry=idempotent, maybe_applied=not idempotent)
+        return _Verdict(Outcome.FAILED, None, None, None, b"", text, fatal=True)
+
+    # --- many requests ------------------------------------------------------------------------------
+    async def send_many(self, items: Iterable[SendItem | tuple[Any, ...]], on_result: OnResult | None = None, *,
+                        stop_on_fatal: bool = True) -> list[Result]:
+        """Send ``items`` with up to ``max_in_flight`` at once; ``on_result`` (sync or async) is
+        called with each :class:`Result` as it arrives. Returns the results in input order.
+
+        With ``stop_on_fatal`` a settings problem (401, wrong host, TLS...) stops taking new items;
+        the ones not sent get no result.
+        """
+        source = iter(enumerate(items))
+        results: dict[int, Result] = {}
+        stop = asyncio.Event()
+        deliver = asyncio.Lock()
+
+        async def worker() -> None:
+            for index, raw in source:
+                item = raw if isinstance(raw, SendItem) else SendItem(*raw)
+                result = await self.send(item.operation, item.body, context=item.context, idempotent=item.idempotent)
+                results[index] = result
+                if on_result is not None:
+                    async with deliver:
+                        value = on_result(result)
+                        if inspect.isawaitable(value):
+                            await value
+                if result.fatal and stop_on_fatal:
+                    stop.set()
+                if stop.is_set():
+                    return
+
+        workers = [asyncio.create_task(worker()) for _ in range(self.max_in_flight)]
+        try:
+            await asyncio.gather(*workers)
+        finally:
+            for w in workers:
+                w.cancel()
+        return [results[i] for i in sorted(results)]
+
+    async def read_roomrates(self, hotel_ids: Iterable[int]) -> Any:
+        """Rooms and rate plans of each property as frames (see :mod:`workbench.transport.roomrates`)."""
+        from workbench.transport.roomrates import read_roomrates
+
+        return await read_roomrates(self, hotel_ids)
+
+
+@dataclass(frozen=True)
+class _Verdict:
+    outcome: Outcome
+    status: int | None
+    response: OTAResponse | None
+    ruid: str | None
+    body: bytes
+    error: str | None
+    retry: bool = False
+    maybe_applied: bool = False
+    fatal: bool = False
+
+    def result(self, op: Operation, context: Any, history: tuple[Attempt, ...], seconds: float) -> Result:
+        return Result(op.name, self.outcome, self.status, self.response, self.ruid, len(history), history, context,
+                      self.body, self.error, self.maybe_applied, self.fatal, seconds)
+
+
+__all__ = ["OnResult", "PlatformClient", "SendItem", "basic_auth", "limiter_for", "ssl_context"]

@@ -1,0 +1,96 @@
+"""The platform operations the client can call: path, host, Content-Type, Accept-Version,
+whether a resend is harmless, and the spec's per-minute limits (Limits table)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+GENERAL = "general"
+PCI = "pci"
+ALL = "all"
+XML = "application/xml"
+FORM = "application/x-www-form-urlencoded"  # the spec's Content-Type for B.XML endpoints
+
+
+@dataclass(frozen=True)
+class Operation:
+    """One endpoint. ``idempotent``: sending it twice has the same effect as once, so an
+    ambiguous failure (dropped connection, 500, unreadable answer) may be retried."""
+
+    name: str
+    path: str
+    host: str = GENERAL
+    content_type: str = XML
+    accept_version: bool = False
+    idempotent: bool = True
+
+    @property
+    def limit_key(self) -> str:
+        return self.name
+
+
+def _ota(name: str, **kw: object) -> Operation:
+    return Operation(name, f"/hotels/ota/{name}", **kw)  # type: ignore[arg-type]
+
+
+def _bxml(name: str, **kw: object) -> Operation:
+    return Operation(name, f"/hotels/xml/{name}", content_type=FORM, **kw)  # type: ignore[arg-type]
+
+
+OPERATIONS: dict[str, Operation] = {op.name: op for op in (
+    _ota("OTA_HotelRateAmountNotif", accept_version=True),
+    _ota("OTA_HotelInvNotif", idempotent=False),  # InvNotifType=New creates a room type
+    _ota("OTA_HotelDescriptiveInfo"),
+    _ota("OTA_HotelDescriptiveContentNotif", idempotent=False),  # New creates a property
+    _ota("OTA_HotelProductNotif"),
+    _ota("OTA_HotelSummaryNotif"),
+    _bxml("roomrates"),
+    _bxml("currencies"),
+    _bxml("countries"),
+    _bxml("citytaxcategory"),
+    _bxml("reservationssummary"),
+    _bxml("reservations", host=PCI),
+    _ota("OTA_HotelResNotif", host=PCI, idempotent=False),
+)}
+
+#: Calls per minute from the spec's Limits table (keys: operation names, ``all``, and the
+#: interfaces this client does not call yet).
+SPEC_LIMITS: dict[str, int] = {
+    ALL: 10000,
+    "reservationssummary": 700,
+    "OTA_HotelDescriptiveContentNotif": 75,
+    "OTA_HotelInvNotif": 75,
+    "OTA_HotelProductNotif": 75,
+    "OTA_HotelSummaryNotif": 75,
+    "OTA_HotelDescriptiveInfo": 100,
+    "photos_pending": 100,
+    "property_profile_photo": 150,
+    "request_to_book": 200,
+}
+
+
+def operation(name_or_op: str | Operation) -> Operation:
+    """Look an operation up by name (``OTA_HotelRateAmountNotif``) or path (``/ota/...``)."""
+    if isinstance(name_or_op, Operation):
+        return name_or_op
+    key = name_or_op.rsplit("/", 1)[-1]
+    try:
+        return OPERATIONS[key]
+    except KeyError:
+        raise ValueError(f"unknown operation `{name_or_op}`; known: {', '.join(OPERATIONS)}") from None
+
+
+def parse_limits(spec: str | None) -> dict[str, int]:
+    """``Settings.rate_limits`` text (``"OTA_HotelRateAmountNotif=600,all=10000"``) -> dict."""
+    out: dict[str, int] = {}
+    for part in (spec or "").replace(";", ",").split(","):
+        part = part.strip()
+        if not part:
+            continue
+        name, sep, value = (s.strip() for s in part.partition("="))
+        name = name.rsplit("/", 1)[-1]
+        if not sep or not name or not value.isdigit() or int(value) <= 0:
+            raise ValueError(f"rate limit `{part}` is not `NAME=CALLS` with a positive whole number "
+                             "(e.g. WORKBENCH_RATE_LIMITS=OTA_HotelRateAmountNotif=600,all=10000)")
+        out[name] = int(value)
+    return out

@@ -1,0 +1,68 @@
+"""What one request came to: :class:`Result` (outcome, HTTP status, parsed answer, ruid,
+attempts) with the caller's ``context`` attached, so a journal can record it as it arrives."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any
+
+from workbench.ota.response import Notice, OTAResponse
+
+
+class Outcome(str, Enum):
+    SUCCESS = "success"  # applied; warnings may accompany it
+    REJECTED = "rejected"  # the platform refused it (OTA Errors, 4xx): fix the data or settings; nothing changed
+    FAILED = "failed"  # no usable answer after every attempt (429/5xx/connection/unreadable): send again later
+
+
+@dataclass(frozen=True)
+class Attempt:
+    """One try: HTTP status (None when no answer came), its ruid, or the error instead."""
+
+    number: int
+    status: int | None
+    ruid: str | None
+    error: str | None
+    seconds: float
+    waited: float  # limiter and backoff wait before this try
+
+
+@dataclass(frozen=True)
+class Result:
+    operation: str
+    outcome: Outcome
+    status: int | None
+    response: OTAResponse | None
+    ruid: str | None
+    attempts: int
+    history: tuple[Attempt, ...]
+    context: Any = None
+    body: bytes = b""
+    error: str | None = None
+    maybe_applied: bool = False  # an ambiguous failure on a non-idempotent call: check before resending
+    fatal: bool = False  # a settings problem (auth, host, content type, TLS): every request would fail
+    seconds: float = 0.0
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def ok(self) -> bool:
+        return self.outcome is Outcome.SUCCESS
+
+    @property
+    def errors(self) -> tuple[Notice, ...]:
+        return self.response.errors if self.response else ()
+
+    @property
+    def warnings(self) -> tuple[Notice, ...]:
+        return self.response.warnings if self.response else ()
+
+    @property
+    def ruids(self) -> tuple[str, ...]:
+        """Request ids of every attempt that got an answer (quote them to support)."""
+        return tuple(a.ruid for a in self.history if a.ruid)
+
+    def summary(self) -> str:
+        codes = ", ".join(n.code or "?" for n in (*self.errors, *self.warnings))
+        return (f"{self.operation}: {self.outcome.value} (HTTP {self.status}, {self.attempts} attempt(s)"
+                f"{', ' + codes if codes else ''}{', ' + self.error if self.error else ''}; ruid {self.ruid})")
