@@ -76,7 +76,8 @@ def _price_rules(c: RateCheck) -> list[pd.DataFrame]:
     p["amount_eur"] = c.fx.to_eur(p["currency_code"], p["amount"])
     p["excess_decimals"] = p["amount_scale"].astype("float64") - p["currency_code"].map(minor_units).astype("float64")
     pc = groups.property_currency(c).reindex(p["hotel_code"])
-    p["property_currency"] = pc["currency"].to_numpy()
+    iso = p["currency_code"].isin(list(minor_units)).to_numpy()
+    p["property_currency"] = pd.Series(pc["currency"].to_numpy(), dtype="string").where(iso)  # one issue per cell
     p["currency_source"] = pc["source"].to_numpy()
     cap = PRICE_CAP_EUR
     suite = [

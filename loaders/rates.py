@@ -243,8 +243,9 @@ def _type_cells(s: _Sheet, cells: pd.DataFrame, layout: str) -> pd.DataFrame:
     ok &= err.isna().to_numpy()
     scaled = dp.notna() & amounts["scale"].fillna(0).gt(0)
     _flag_series(s, scaled & ok, rows, amount_col, cells["amount_text"], "decimal_places",
-                 "with DecimalPlaces given, the amount must be a whole number of the smallest unit "
-                 "(e.g. 8550 with DecimalPlaces 2 for 85.50); remove the decimals or clear DecimalPlaces")
+                 pd.Series("with DecimalPlaces given, the amount must be a whole number of the smallest unit "
+                           "(e.g. 8550 with DecimalPlaces 2 for 85.50); remove the decimals or clear DecimalPlaces",
+                           index=cells.index))
     ok &= ~scaled.to_numpy()
     minor, scale, value = amounts["minor"], amounts["scale"], amounts["value"]
     has_dp = dp.notna() & ok
@@ -340,7 +341,7 @@ def _expand_ranges(s: _Sheet, cells: pd.DataFrame, out: pd.DataFrame, ok: np.nda
     dates = start.to_numpy()[rep] + offsets.astype("timedelta64[D]")
     expanded = out.iloc[rep].reset_index(drop=True)
     expanded.insert(3, "date", dates)
-    wd = pd.DatetimeIndex(dates).weekday.to_numpy()
+    wd = pd.DatetimeIndex(dates).day_of_week.to_numpy()
     applies = mask[rep, wd]
     return expanded[applies].astype(RATES_COLUMNS)[list(RATES_COLUMNS)].reset_index(drop=True)
 

@@ -27,6 +27,9 @@ app.add_typer(push_app, name="push")
 from workbench.cars.cli import app as cars_app  # noqa: E402
 
 app.add_typer(cars_app, name="cars")
+from workbench.cli_sandbox import sandbox_app  # noqa: E402
+
+app.add_typer(sandbox_app, name="sandbox")
 _register_demo(app)
 
 

@@ -63,8 +63,9 @@ class Database:
             self.path: Path | None = None
         elif url.startswith("sqlite:") or "://" not in url:
             self.dialect = "sqlite"
-            self.path = Path(re.sub(r"^sqlite:(//)?", "", url))
-            if not str(self.path):
+            raw = re.sub(r"^sqlite:(//)?", "", url)
+            self.path = Path(raw)
+            if not raw.strip():
                 raise NotifyConfigError(f"database URL `{url}` names no file; use sqlite:///path/to/notify.db")
         else:
             raise NotifyConfigError(f"database URL `{redact_url(url)}` is not supported; use "

@@ -160,15 +160,14 @@ class RequestToBook:
                 continue
             left = s.deadline - now if s.deadline is not None else None
             rows.append({"request_id": s.request_id, "hotel_id": s.hotel_id, "state": s.state,
-                         "checkin": s.checkin, "checkout": s.checkout, "requested_at": _ts(s.requested_at),
-                         "deadline": _ts(s.deadline), "time_left": pd.Timedelta(seconds=round(left)) if left is not None
-                         else pd.NaT, "near_deadline": left is not None and left <= warn,
-                         "decision": s.decision, "decided_at": _ts(s.decided_at),
-                         "notification_uuid": s.notification_uuid, "note": s.note})
+                         "checkin": s.checkin, "checkout": s.checkout, "requested_at": s.requested_at,
+                         "deadline": s.deadline, "time_left": None if left is None else round(left),
+                         "near_deadline": left is not None and left <= warn, "decision": s.decision,
+                         "decided_at": s.decided_at, "notification_uuid": s.notification_uuid, "note": s.note})
         frame = pd.DataFrame(rows, columns=COLUMNS)
         for col in ("requested_at", "deadline", "decided_at"):
-            frame[col] = pd.to_datetime(frame[col], utc=True)
-        frame["time_left"] = pd.to_timedelta(frame["time_left"])
+            frame[col] = pd.to_datetime(frame[col].astype("float64"), unit="s", utc=True)
+        frame["time_left"] = pd.to_timedelta(frame["time_left"].astype("float64"), unit="s")
         frame["near_deadline"] = frame["near_deadline"].astype(bool)
         frame["_closed"] = ~frame["state"].isin(OPEN_STATES)
         frame = frame.sort_values(["_closed", "deadline", "request_id"], na_position="last", kind="stable")
@@ -271,10 +270,6 @@ def _parse_time(value: Any) -> float | None:
 
 def _utc_date(ts: float) -> date:
     return datetime.fromtimestamp(ts, timezone.utc).date()
-
-
-def _ts(value: float | None) -> pd.Timestamp | None:
-    return None if value is None else pd.Timestamp(value, unit="s", tz="UTC")
 
 
 def _iso(value: float | None) -> str:

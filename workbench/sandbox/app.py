@@ -201,7 +201,7 @@ class Sandbox:
         status = {"5xx": 503, "5xx_after": 500, "429": 429}[fault]
         headers = {}
         if fault != "5xx_after" and self.faults.spec.retry_after is not None:
-            headers["Retry-After"] = retry_after_header(self.faults.spec.retry_after)
+            headers["Retry-After"] = retry_after_header(self.faults.spec.retry_after, minimum=0)
         text = {503: "service unavailable, try again", 500: "internal error", 429: "too many calls"}[status]
         reply = Reply(status, self._error_body(endpoint, ruid, str(status), text), f"fault:{fault}")
         return self._respond(reply, endpoint, ruid, host, account, started, headers)

@@ -69,6 +69,6 @@ class SlidingWindowLimits:
         return len(self._queue(account, scope, self._clock()))
 
 
-def retry_after_header(seconds: float) -> str:
-    """Whole seconds, rounded up, at least 1 (HTTP allows no fractions)."""
-    return str(max(1, math.ceil(seconds)))
+def retry_after_header(seconds: float, minimum: int = 1) -> str:
+    """Whole seconds, rounded up, at least ``minimum`` (HTTP allows no fractions)."""
+    return str(max(minimum, math.ceil(seconds)))

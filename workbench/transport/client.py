@@ -16,7 +16,7 @@ import inspect
 import random
 import ssl
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -86,8 +86,10 @@ class PlatformClient:
     def __init__(self, settings: Settings, *, auth: httpx.Auth | None = None, retry: RetryPolicy | None = None,
                  limiter: SlidingWindowLimiter | None = None, transport: httpx.AsyncBaseTransport | None = None,
                  max_in_flight: int | None = None, gzip_requests: bool | None = None,
-                 rng: random.Random | None = None) -> None:
+                 rng: random.Random | None = None,
+                 sleep: Callable[[float], Awaitable[object]] = asyncio.sleep) -> None:
         self.settings = settings
+        self._sleep = sleep
         self.hosts = {"general": self._base(settings.base_url, "WORKBENCH_BASE_URL"),
                       PCI: self._base(settings.secure_base_url or settings.base_url, "WORKBENCH_SECURE_BASE_URL")}
         self.retry = retry or RetryPolicy()
@@ -163,7 +165,7 @@ class PlatformClient:
             if not verdict.retry or not self.retry.should_retry(number):
                 return verdict.result(op, context, tuple(history), time.perf_counter() - started)
             waited = self.retry.delay(number, retry_after, rng=self._rng)
-            await asyncio.sleep(waited)
+            await self._sleep(waited)
         raise AssertionError("unreachable: the retry loop always returns")
 
     def _answer(self, response: httpx.Response, idempotent: bool) -> _Verdict:

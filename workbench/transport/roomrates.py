@@ -71,7 +71,7 @@ def parse_roomrates(body: bytes, hotel_id: int | None = None) -> tuple[dict, lis
                       "max_occupancy": _int(room.get("max_occupancy")),
                       "max_adult_occupancy": _int(room.get("max_adults")),
                       "max_child_occupancy": _int(room.get("max_children"))})
-        for rate in room.iter("{*}rate", "rate"):
+        for rate in room.iter("{*}rate"):
             child = rate.get("is_child_rate") == "1"
             links.append({"hotel_code": room_hotel, "inv_type_code": room.get("id"), "rate_plan_code": rate.get("id"),
                           "rate_name": rate.get("rate_name"), "active": 1,

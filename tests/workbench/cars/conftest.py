@@ -57,6 +57,35 @@ def settings(**overrides: Any) -> Settings:
 
 
 @pytest.fixture
+def sandbox_http(make_sandbox: Callable[..., tuple[Any, DemandSandbox]]
+                 ) -> Iterator[Callable[..., tuple[httpx.Client, DemandSandbox]]]:
+    """A plain httpx client on a fresh in-process sandbox, sending the right credentials by default."""
+    clients: list[httpx.Client] = []
+
+    def make(**config: Any) -> tuple[httpx.Client, DemandSandbox]:
+        app, sandbox = make_sandbox(**config)
+        client = httpx.Client(transport=SyncASGITransport(app), base_url=BASE_URL,
+                              headers={"Authorization": f"Bearer {API_KEY}", "X-Affiliate-Id": AFFILIATE_ID})
+        clients.append(client)
+        return client, sandbox
+
+    yield make
+    for c in clients:
+        c.close()
+
+
+@pytest.fixture
+def make_settings() -> Callable[..., Settings]:
+    """Settings that reach the in-process sandbox; keyword arguments override fields."""
+    return settings
+
+
+@pytest.fixture
+def api_key() -> str:
+    return API_KEY
+
+
+@pytest.fixture
 def clock() -> FakeClock:
     return FakeClock()
 

@@ -1,0 +1,47 @@
+"""Shared fixtures: small spreadsheets written on the fly, the sample data, a fixed as-of date."""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+import pytest
+from openpyxl import Workbook
+
+ROOT = Path(__file__).resolve().parents[1]
+SAMPLES = ROOT / "data" / "samples"
+AS_OF = dt.date(2026, 12, 1)
+
+
+@pytest.fixture
+def as_of() -> dt.date:
+    return AS_OF
+
+
+@pytest.fixture
+def write_xlsx(tmp_path: Path) -> Callable[..., Path]:
+    """``write_xlsx({"Sheet": [[header...], [row...], ...]}, name="x.xlsx")`` -> path."""
+    def write(sheets: dict[str, Sequence[Sequence[object]]], name: str = "rates.xlsx") -> Path:
+        wb = Workbook()
+        wb.remove(wb.active)
+        for title, rows in sheets.items():
+            ws = wb.create_sheet(title)
+            for row in rows:
+                ws.append(list(row))
+        path = tmp_path / name
+        wb.save(path)
+        return path
+    return write
+
+
+@pytest.fixture
+def write_csv(tmp_path: Path) -> Callable[..., Path]:
+    def write(rows: Sequence[Sequence[object]], name: str = "rates.csv", delimiter: str = ",",
+              encoding: str = "utf-8") -> Path:
+        path = tmp_path / name
+        with open(path, "w", newline="", encoding=encoding) as fh:
+            csv.writer(fh, delimiter=delimiter).writerows(rows)
+        return path
+    return write
