@@ -234,12 +234,12 @@ def _registry(n_hotels: int, obp: np.ndarray, currency: np.ndarray) -> tuple[Reg
                        "follows_price": False, "read_only": False})
     rr = rr[~((rr["hotel_code"] == 200_000 + 9) & (rr["inv_type_code"] == "R92"))]
     h = rr["hotel_code"] - 200_000
-    inactive = (h % 97 == 11) & (rr["rate_plan_code"].str[-1] == "1")
+    inactive = (h % 199 == 11) & (rr["rate_plan_code"].str[-1] == "1")
     rr.loc[inactive, "active"] = False
-    unmapped = (h % 97 == 12) & (rr["inv_type_code"].str[-1] == "0") & (rr["rate_plan_code"].str[-1] == "2")
-    child = (h % 97 == 14) & (rr["rate_plan_code"].str[-1] == "2")
+    unmapped = (h % 199 == 12) & (rr["inv_type_code"].str[-1] == "0") & (rr["rate_plan_code"].str[-1] == "2")
+    child = (h % 199 == 14) & (rr["rate_plan_code"].str[-1] == "2")
     rr.loc[child, ["follows_price", "parent_rate_plan_code"]] = [True, "parent"]
-    ro = (h % 97 == 15) & (rr["rate_plan_code"].str[-1] == "0")
+    ro = (h % 199 == 15) & (rr["rate_plan_code"].str[-1] == "0")
     rr.loc[ro, "read_only"] = True
     rr = rr[~unmapped]
     planted = {"unknown_property_hotels": 2, "unknown_room_series": 3, "inactive_series": int(inactive.sum()),
@@ -250,7 +250,11 @@ def _registry(n_hotels: int, obp: np.ndarray, currency: np.ndarray) -> tuple[Reg
 
 # --- 3. price calendars for the compression figures -----------------------------------------------------
 
-CALENDARS = ("random", "constant", "weekday_weekend", "seasonal_weekend", "obp_weekend", "gappy_weekend",
+#: Calendars whose prices follow a weekday/weekend pattern with month-aligned price levels: the
+#: weekly encoding should need at most 0.3x the run-length messages on these.
+WEEKLY_CALENDARS = ("weekday_weekend", "friday_saturday", "obp_weekend")
+#: Every calendar the compression figures try (weekly must never need more messages than run-length).
+CALENDARS = ("random", "three_prices", "constant", *WEEKLY_CALENDARS, "seasonal_weekend", "gappy_weekend",
              "weekend_events")
 
 
@@ -268,6 +272,10 @@ def calendar(kind: str, n_cells: int, seed: int = 3) -> pd.DataFrame:
     base = 8_000 + (sid % 50) * 500
     if kind == "random":
         cents = rng.integers(5_000, 30_000, size=len(sid)) // 100 * 100
+    elif kind == "three_prices":         # each night one of three prices at random
+        cents = base + rng.integers(0, 3, size=len(sid)) * 1_000
+    elif kind == "friday_saturday":      # Fri and Sat dearer, Sunday at the weekday price
+        cents = base + ((wd == 4) | (wd == 5)) * 3_000 + (month % 3) * 800
     elif kind == "constant":
         cents = base
     elif kind in ("weekday_weekend", "obp_weekend", "gappy_weekend"):

@@ -11,6 +11,11 @@ import typer
 sandbox_app = typer.Typer(help="Run a local stand-in of the platform (HTTPS on 127.0.0.1).", no_args_is_help=True)
 
 
+@sandbox_app.callback()
+def _group() -> None:
+    """Run a local stand-in of the platform (HTTPS on 127.0.0.1)."""
+
+
 def _fail(message: str) -> None:
     from workbench.console import fail
 

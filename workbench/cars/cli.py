@@ -82,7 +82,7 @@ def _write(frame: pd.DataFrame, out: Path | None) -> None:
         from workbench.reports import write_table
 
         path = _run(lambda: write_table(frame, out))
-        _console().print(f"wrote {len(frame)} rows to {path}")
+        _console().print(f"wrote {len(frame)} rows to {path}", soft_wrap=True)
 
 
 @app.command()
@@ -118,7 +118,7 @@ def search(
             raise _fail(f"give `--location` (airport code, lat,lon or depot:<id>): there is no default pick-up "
                         f"place for booker country `{country}`", 2)
         _console(stderr=True).print(f"no --location given: searching at {location}, the main airport for "
-                                    f"booker country {country.lower()} (pass --location to choose)")
+                                    f"booker country {country.lower()} (pass --location to choose)", soft_wrap=True)
     params = SearchParams(country=country, languages=tuple(language), pickup=pickup, dropoff=dropoff,
                           pickup_location=location, dropoff_location=dropoff_location, driver_age=driver_age,
                           currency=currency, transmission=transmission, suppliers=tuple(supplier),
@@ -134,7 +134,7 @@ def search(
     priced = frame["price"].dropna()
     span = f", prices {priced.min():.2f}–{priced.max():.2f} {currency.upper()}" if len(priced) else ""
     console.print(f"{len(frame)} offers from {result.pages} page(s), {frame['supplier_id'].nunique()} supplier(s)"
-                  f"{span}; {result.duplicates} duplicate(s) dropped")
+                  f"{span}; {result.duplicates} duplicate(s) dropped", soft_wrap=True)
     for w in result.warnings:
         _console(stderr=True).print(f"[yellow]warning:[/] {w}", markup=True, soft_wrap=True)
     if show and len(frame):

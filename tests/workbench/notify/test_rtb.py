@@ -158,15 +158,18 @@ def test_requests_near_their_deadline_raise_alerts_once(service: NotifyService) 
     assert list(frame.loc[frame["near_deadline"], "request_id"]) == ["R-near"]
 
 
-@pytest.fixture
-def config() -> NotifyConfig:
-    return NotifyConfig(request_to_book=RequestToBookConfig(
-        request_types=("RTB_NEW",), booked_types=("RTB_DONE",), request_id_field="booking.id",
-        hotel_id_field="property.id", checkin_field="stay.from", checkout_field="stay.to",
-        requested_at_field="created", check_interval_seconds=0))
+CUSTOM = NotifyConfig(request_to_book=RequestToBookConfig(
+    request_types=("RTB_NEW",), booked_types=("RTB_DONE",), request_id_field="booking.id",
+    hotel_id_field="property.id", checkin_field="stay.from", checkout_field="stay.to",
+    requested_at_field="created", check_interval_seconds=0))
 
 
-def test_types_and_field_paths_are_configurable(service: NotifyService) -> None:
+def test_types_and_field_paths_are_configurable(tmp_path, database_url: str | None) -> None:  # noqa: ANN001
+    with NotifyService(tmp_path / "custom", CUSTOM, database_url=database_url) as service:
+        _check_custom(service)
+
+
+def _check_custom(service: NotifyService) -> None:
     now = datetime.now(timezone.utc)
     checkin = (now + timedelta(days=8)).date().isoformat()
     post_request(service, "C1", now, type_="RTB_NEW", payload={

@@ -1,0 +1,76 @@
+"""Validation reports, read back with real readers (openpyxl, lxml.html, pandas)."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+from lxml import html
+from openpyxl import load_workbook
+
+from workbench.paths import SAMPLES
+from workbench.rates import check_rates
+from workbench.reports import ReportContext, write_report
+
+
+@pytest.fixture(scope="module")
+def check():
+    return check_rates([SAMPLES / "rates.xlsx", SAMPLES / "lisbon_seasons.csv"], registry=SAMPLES / "registry.xlsx",
+                       as_of="2026-12-01")
+
+
+def test_csv_is_the_issues_frame(check, tmp_path) -> None:
+    path = write_report(check.issues, tmp_path / "issues.csv")
+    back = pd.read_csv(path, encoding="utf-8-sig", keep_default_na=False)
+    assert list(back.columns) == ["source", "sheet", "row", "column", "value", "rule", "severity", "message"]
+    assert len(back) == len(check.issues)
+
+
+def test_html_has_counts_by_rule_then_the_issues(check, tmp_path) -> None:
+    path = write_report(check.issues, tmp_path / "issues.html",
+                        ReportContext(files=check.files, as_of=check.as_of, rows_checked=len(check.frame)))
+    doc = html.fromstring(path.read_text(encoding="utf-8"))
+    by_rule, listing = doc.findall(".//table")
+    rules = {tr.findall("td")[1].text_content(): int(tr.findall("td")[2].text_content())
+             for tr in by_rule.findall(".//tbody/tr")}
+    assert rules == check.issues.groupby("rule").size().to_dict()
+    assert len(listing.findall(".//tbody/tr")) == len(check.issues)
+    assert "Blocked" in doc.text_content() and "As of 2026-12-01" in doc.text_content()
+    assert "12O.50" in listing.text_content()
+
+
+def test_html_escapes_what_the_sheet_contains(tmp_path) -> None:
+    issues = pd.DataFrame([{"source": "<b>x</b>.csv", "sheet": "", "row": 2, "column": "A", "value": "<script>",
+                            "rule": "r", "severity": "error", "message": "m & m"}])
+    text = write_report(issues, tmp_path / "i.html").read_text()
+    assert "<script>" not in text and "&lt;script&gt;" in text
+
+
+def test_xlsx_marks_the_failing_cells_in_the_analysts_sheets(check, tmp_path) -> None:
+    path = write_report(check.issues, tmp_path / "issues.xlsx", ReportContext(files=check.files))
+    wb = load_workbook(path)
+    assert wb.sheetnames[0] == "Issues"
+    ams = wb["rates Amsterdam"]
+    cell = ams["E272"]  # AmountAfterTax of the row with `12O.50`
+    assert cell.value == "12O.50"
+    assert cell.fill.fgColor.rgb.endswith("FFC7CE")
+    assert "not_a_number" in cell.comment.text
+    krakow = wb["rates Krakow"]
+    assert krakow["H1"].value.date().isoformat() == "2027-01-04" and "price_negative" in krakow["H4"].comment.text
+    assert wb["rates Tokyo OBP"]["F127"].fill.fgColor.rgb.endswith("FFEB9C")  # a warning is yellow
+    issues_sheet = wb["Issues"]
+    assert issues_sheet.max_row == len(check.issues) + 1
+    links = [c.hyperlink.location for c in issues_sheet["I"][1:] if c.hyperlink]
+    assert "'rates Amsterdam'!E272" in links
+
+
+def test_xlsx_of_a_single_workbook_keeps_it_and_adds_issues(tmp_path) -> None:
+    check = check_rates(SAMPLES / "rates.xlsx", registry=SAMPLES / "registry.xlsx", as_of="2026-12-01")
+    path = write_report(check.issues, tmp_path / "marked.xlsx", ReportContext(files=check.files))
+    wb = load_workbook(path)
+    assert wb.sheetnames == ["Issues", "Amsterdam", "Krakow", "Tokyo OBP"]
+    assert wb["Amsterdam"]["F278"].comment.text.startswith("ERROR property_currency")
+
+
+def test_unknown_report_extension(check, tmp_path) -> None:
+    with pytest.raises(ValueError, match="use a name ending in .csv, .xlsx or .html"):
+        write_report(check.issues, tmp_path / "issues.pdf")
