@@ -153,7 +153,7 @@ def write_seasons() -> None:
     header = ["HotelCode", "InvTypeCode", "RatePlanCode", "Start", "End",
               "Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun", "AmountBeforeTax", "CurrencyCode"]
     rows = []
-    seasons = [("2027-01-01", "2027-03-31", 95, 120), ("2027-04-01", "2027-06-30", 130, 165),
+    seasons = [("2026-12-01", "2027-03-31", 95, 120), ("2027-04-01", "2027-06-30", 130, 165),
                ("2027-07-01", "2027-09-15", 180, 210), ("2027-09-16", "2027-12-31", 110, 140)]
     for room, factor in (("401", 1.0), ("402", 1.6)):
         for start, end, weekday, weekend in seasons:
