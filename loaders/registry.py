@@ -59,11 +59,15 @@ class Registry:
         return not (len(self.properties) or len(self.rooms) or len(self.room_rates))
 
     def merge(self, other: Registry) -> Registry:
-        """Facts from ``other`` win over facts here for the same key (e.g. the platform over a sheet)."""
+        """Facts from ``other`` win over facts here for the same key (e.g. the platform over a sheet);
+        what ``other`` leaves blank is kept from here."""
         def m(kind: str, a: pd.DataFrame, b: pd.DataFrame) -> pd.DataFrame:
             keys = list(_KINDS[kind][1])
-            both = pd.concat([x for x in (b, a) if len(x)] or [a], ignore_index=True)
-            return both.drop_duplicates(subset=keys, keep="first").reset_index(drop=True).astype(_DTYPES[kind])
+            if a.empty or b.empty:
+                return (b if a.empty else a).reset_index(drop=True).astype(_DTYPES[kind])
+            left = b.drop_duplicates(subset=keys).set_index(keys)
+            right = a.drop_duplicates(subset=keys).set_index(keys)
+            return left.combine_first(right).reset_index()[list(_DTYPES[kind])].astype(_DTYPES[kind])
         return Registry(m("properties", self.properties, other.properties), m("rooms", self.rooms, other.rooms),
                         m("room_rates", self.room_rates, other.room_rates))
 

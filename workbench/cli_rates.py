@@ -38,13 +38,16 @@ def _as_of(value: str | None) -> dt.date | None:
 
 
 def _check(files: list[Path], sheet: list[str] | None, registry: list[Path] | None, as_of: str | None,
-           fx: Path | None):
-    from loaders import LoadError
+           fx: Path | None, extra_registry=None):
+    from loaders import LoadError, read_registry
     from workbench.rates import check_rates
 
     try:
         with console.status("Reading and checking…"):
-            return check_rates(files, sheet=sheet or None, registry=registry or None, as_of=_as_of(as_of), fx=fx)
+            reg = read_registry(registry) if registry else None
+            if extra_registry is not None:
+                reg = extra_registry if reg is None else reg.merge(extra_registry)
+            return check_rates(files, sheet=sheet or None, registry=reg, as_of=_as_of(as_of), fx=fx)
     except LoadError as exc:
         fail(str(exc))
         raise
@@ -86,21 +89,88 @@ def push_rates_cmd(
     as_of: AsOf = None,
     registry: RegistryOpt = None,
     skip_invalid: Annotated[bool, typer.Option("--skip-invalid", help="Send only the rows without errors.")] = False,
+    full: Annotated[bool, typer.Option("--full", help="Send every price, not only what changed since the "
+                                                      "platform last accepted it.")] = False,
+    env_file: Annotated[Path | None, typer.Option(
+        "--env-file", help="Settings file (e.g. a sandbox's connection.env); default: the environment and ./.env.",
+        show_default=False)] = None,
+    journal: Annotated[Path, typer.Option(help="The push journal (SQLite): outcomes, accepted prices, resume.")] =
+        Path(".workbench/journal.sqlite"),
+    report: Annotated[list[Path] | None, typer.Option(
+        "--report", help="Write a push report: .csv, .xlsx (your sheets with refused rows marked) or .html. "
+                         "May repeat.", show_default=False)] = None,
+    fetch_registry: Annotated[bool, typer.Option(
+        "--fetch-registry/--no-fetch-registry", help="Read rooms and rate plans from the platform (roomrates) "
+                                                     "before checking.")] = True,
     sheet: SheetOpt = None,
     fx: FxOpt = None,
 ) -> None:
-    """Turn rates files into OTA_HotelRateAmountNotif requests: one hotel and month per request."""
+    """Send rates as OTA_HotelRateAmountNotif requests (one hotel and month each), or write them with --dry-run.
+
+    Exit code 0: every request applied; 1: errors block the push or the platform refused or failed some
+    requests; 2: the input or the settings cannot be used.
+    """
     from workbench.rates import BlockedByErrors, dry_run as write_dry_run
 
-    check = _check(files, sheet, registry, as_of, fx)
+    if dry_run is not None:
+        check = _check(files, sheet, registry, as_of, fx)
+        print_issues(check.issues, rows=len(check.frame), limit=10)
+        try:
+            result = write_dry_run(check, dry_run, skip_invalid=skip_invalid)
+        except BlockedByErrors as exc:
+            console.print(f"[red]Nothing written:[/] {exc}")
+            raise typer.Exit(1) from None
+        console.print(f"[green]Wrote {len(result.requests)} request(s)[/] with {result.messages:,} message(s) for "
+                      f"{result.cells:,} price(s) into [bold]{result.directory}[/] (see manifest.csv)"
+                      + (f"; {result.skipped_rows:,} price(s) with errors skipped" if result.skipped_rows else ""))
+        return
+    settings = load_settings(env_file)
+    extra = None
+    if fetch_registry:
+        extra = _platform_registry(files, sheet, settings)
+    check = _check(files, sheet, registry, as_of, fx, extra_registry=extra)
     print_issues(check.issues, rows=len(check.frame), limit=10)
-    if dry_run is None:
-        fail("live pushes are not configured in this version: give --dry-run DIR to write the requests")
+    from workbench.writers.push import push_rates
+
     try:
-        result = write_dry_run(check, dry_run, skip_invalid=skip_invalid)
+        result = push_rates(check, settings, journal=journal, skip_invalid=skip_invalid, full=full,
+                            command="push rates " + " ".join(str(f) for f in files))
     except BlockedByErrors as exc:
-        console.print(f"[red]Nothing written:[/] {exc}")
+        console.print(f"[red]Nothing sent:[/] {exc}")
         raise typer.Exit(1) from None
-    console.print(f"[green]Wrote {len(result.requests)} request(s)[/] with {result.messages:,} message(s) for "
-                  f"{result.cells:,} price(s) into [bold]{result.directory}[/] (see manifest.csv)"
-                  + (f"; {result.skipped_rows:,} price(s) with errors skipped" if result.skipped_rows else ""))
+    except ValueError as exc:
+        fail(str(exc))
+    console.print(("[green]" if result.ok else "[red]") + result.summary() + "[/]")
+    for r in result.requests[result.requests["outcome"] != "success"].head(10).itertuples():
+        console.print(f"  [red]{r.hotel} {r.month}[/]: {r.outcome} {r.texts or r.error or ''} (ruid {r.ruid})")
+    from workbench.reports.push import write_push_report
+
+    for path in report or []:
+        console.print(f"Report written: [bold]{write_push_report(result, path)}[/]")
+    raise typer.Exit(0 if result.ok else 1)
+
+
+def load_settings(env_file: Path | None):
+    from workbench.config import Settings
+
+    if env_file is not None:
+        if not env_file.is_file():
+            fail(f"settings file `{env_file}` does not exist (a sandbox writes DIR/connection.env when it starts)")
+        return Settings.from_file(env_file)
+    return Settings.from_env()
+
+
+def _platform_registry(files: list[Path], sheet: list[str] | None, settings):
+    """Rooms and rate plans of the properties in ``files``, read from the platform (roomrates)."""
+    from loaders import LoadError, read_rates
+    from workbench.platform import fetch_registry
+
+    if not settings.base_url:
+        return None
+    try:
+        frame, _ = read_rates(files, sheet=sheet or None)
+    except LoadError as exc:
+        fail(str(exc))
+    hotels = sorted({int(h) for h in frame["hotel_code"].dropna().unique()})
+    with console.status(f"Reading rooms and rate plans of {len(hotels)} properties from the platform…"):
+        return fetch_registry(settings, hotels)

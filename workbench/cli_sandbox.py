@@ -51,7 +51,8 @@ def serve(
     from workbench.sandbox.app import SandboxConfig
     from workbench.sandbox.faults import FaultSpec
     from workbench.sandbox.limits import parse_limits
-    from workbench.sandbox.server import RunningSandbox, serve as serve_sandbox
+    from workbench.sandbox.server import RunningSandbox
+    from workbench.sandbox.server import serve as serve_sandbox
 
     try:
         pinned = dt.date.fromisoformat(today) if today else None

@@ -28,7 +28,13 @@ _EXPORTS = {
 }
 _WHERE = {name: module for module, names in _EXPORTS.items() for name in names}
 
-__all__ = sorted(_WHERE)
+__all__ = [
+    "ApiError", "CachedList", "CarSearch", "CarSearchClient", "CarsAPIError", "CarsAuthError", "CarsClientError",
+    "CarsConfigError", "CarsConnectionError", "CarsError", "CarsRateLimitError", "CarsResponseError",
+    "CarsServerError", "ClientStats", "DemandConnection", "Endpoints", "LegacyCredentialsError", "Location", "Page",
+    "Paged", "Problem", "SearchParams", "SearchParamsError", "SearchResult", "StaticCache", "affiliate_links",
+    "depots_frame", "join_static", "results_frame", "search_cars", "suppliers_frame", "with_affiliate",
+]
 
 
 def __getattr__(name: str) -> Any:

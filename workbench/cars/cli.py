@@ -8,7 +8,7 @@ or settings. The API key is never printed.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -29,6 +29,7 @@ CACHE = typer.Option(None, "--cache", help="SQLite file for suppliers/depots/lan
                                            "(default WORKBENCH_DEMAND_CACHE_PATH or .workbench/cars-static.sqlite)")
 API_VERSION = typer.Option(None, "--api-version", help="Version path segment, e.g. 3.1 (default "
                                                        "WORKBENCH_DEMAND_API_VERSION or 3.1)")
+DEFAULT_STATE_DIR = Path(".workbench") / "demand-sandbox"
 OUT = typer.Option(None, "--out", help="Write the table to a .csv or .xlsx file")
 
 
@@ -50,9 +51,10 @@ def _settings(env_file: Path | None, api_version: str | None) -> Settings:
         if not env_file.is_file():
             raise _fail(f"settings file `{env_file}` does not exist (start the sandbox with "
                         "`workbench cars sandbox serve --state-dir DIR` to create DIR/demand.env)", 2)
-        settings = Settings.from_file(env_file)
-    else:
-        settings = Settings.from_env()
+    try:
+        settings = Settings.from_file(env_file) if env_file is not None else Settings.from_env()
+    except ValueError as exc:  # e.g. a number setting that is not a number
+        raise _fail(f"settings cannot be read: {exc}", 2) from None
     return settings.with_(demand_api_version=api_version) if api_version else settings
 
 
@@ -87,10 +89,10 @@ def _write(frame: pd.DataFrame, out: Path | None) -> None:
 
 @app.command()
 def search(
-    country: str = typer.Option(..., "--country", help="Booker country, ISO 3166-1 alpha-2 (e.g. nl)"),
-    language: list[str] = typer.Option(..., "--language", help="IETF language tag; repeat for several (en-gb, nl)"),
-    pickup: str = typer.Option(..., "--pickup", help="Pick-up date-time, local at the place: 2026-07-01T10:00"),
-    dropoff: str = typer.Option(..., "--dropoff", help="Drop-off date-time, after the pick-up"),
+    country: Annotated[str, typer.Option("--country", help="Booker country, ISO 3166-1 alpha-2 (e.g. nl)")],
+    language: Annotated[list[str], typer.Option("--language", help="IETF language tag; repeat for several (en-gb, nl)")],
+    pickup: Annotated[str, typer.Option("--pickup", help="Pick-up date-time, local at the place: 2026-07-01T10:00")],
+    dropoff: Annotated[str, typer.Option("--dropoff", help="Drop-off date-time, after the pick-up")],
     location: str | None = typer.Option(None, "--location", "--pickup-location",
                                         help="Pick-up place: airport (AMS), lat,lon (52.31,4.76) or depot:<id>; "
                                              "default: the booker country's main airport"),
@@ -98,8 +100,9 @@ def search(
     driver_age: int = typer.Option(30, "--driver-age", help="Driver age in years (18..99)"),
     currency: str = typer.Option("EUR", "--currency", help="ISO 4217 currency for prices"),
     transmission: str | None = typer.Option(None, "--transmission", help="automatic or manual"),
-    supplier: list[str] = typer.Option([], "--supplier", help="Only these supplier ids (repeatable)"),
-    category: list[str] = typer.Option([], "--category", help="Only these car categories (repeatable), e.g. compact"),
+    supplier: Annotated[list[str] | None, typer.Option("--supplier", help="Only these supplier ids (repeatable)")] = None,
+    category: Annotated[list[str] | None, typer.Option("--category", help="Only these car categories (repeatable), "
+                                                                          "e.g. compact")] = None,
     label: str | None = typer.Option(None, "--label", help="Campaign label added to every booking link"),
     max_pages: int = typer.Option(50, "--max-pages", help="Stop after this many pages (page cap)"),
     show: int = typer.Option(15, "--show", help="Print the N cheapest offers (0: none)"),
@@ -121,8 +124,8 @@ def search(
                                     f"booker country {country.lower()} (pass --location to choose)", soft_wrap=True)
     params = SearchParams(country=country, languages=tuple(language), pickup=pickup, dropoff=dropoff,
                           pickup_location=location, dropoff_location=dropoff_location, driver_age=driver_age,
-                          currency=currency, transmission=transmission, suppliers=tuple(supplier),
-                          categories=tuple(category))
+                          currency=currency, transmission=transmission, suppliers=tuple(supplier or ()),
+                          categories=tuple(category or ()))
     with _session(env_file, cache, api_version) as session:
         result = _run(lambda: session.search(params, max_pages=max_pages, progress=progress,
                                              refresh_static=refresh_static))
@@ -215,13 +218,15 @@ def link(
 @sandbox_app.command("serve")
 def sandbox_serve(
     port: int = typer.Option(0, "--port", help="Port on 127.0.0.1 (0: any free port; demand.env records it)"),
-    state_dir: Path = typer.Option(Path(".workbench/demand-sandbox"), "--state-dir",
-                                   help="Keeps the test CA, the credentials and demand.env"),
+    state_dir: Annotated[Path, typer.Option("--state-dir", help="Keeps the test CA, the credentials and "
+                                                               "demand.env")] = DEFAULT_STATE_DIR,
     page_size: int = typer.Option(25, "--page-size", help="Offers per search page"),
     rate_limit: int | None = typer.Option(None, "--rate-limit", help="Answer 429 past this many requests a minute"),
     pagination: str = typer.Option("token", "--pagination", help="token (metadata.next_page) or offset"),
 ) -> None:
     """Serve the car-search sandbox over HTTPS on loopback and write <state-dir>/demand.env."""
+    import socket
+
     from workbench.sandbox.demand import create_demand_app, sandbox_config, write_env
     from workbench.serving import bind, ensure_test_ca, serve_forever
 
@@ -233,6 +238,8 @@ def sandbox_serve(
     config = sandbox_config(state_dir, page_size=page_size, rate_limit_per_minute=rate_limit,
                             pagination=pagination)
     sock = bind(port)
+    # accepted connections inherit this; without it each HTTPS answer waits ~40 ms for a delayed ACK
+    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
     url = f"https://127.0.0.1:{sock.getsockname()[1]}"
     env = write_env(state_dir, url, tls.ca_bundle, config)
     typer.echo(f"car search sandbox on {url} (version {config.version}); settings in {env}")

@@ -30,22 +30,35 @@ DEPOT_COLUMNS = {"depot_id": "string", "depot_name": "string", "supplier_id": "s
                  "city": "string", "country": "string", "address": "string",
                  "latitude": "Float64", "longitude": "Float64"}
 
-# dotted paths a result's known columns are read from; anything else is an extra column
-_KNOWN = {"id", "supplier", "supplier.id", "supplier_id", "pickup.depot", "pickup.depot.id", "dropoff.depot",
-          "dropoff.depot.id", "pickup.datetime", "dropoff.datetime", "vehicle.name", "vehicle.category", "vehicle.transmission", "vehicle.seats",
-          "vehicle.doors", "vehicle.air_conditioning", "price.total", "price.amount", "price.currency",
-          "currency", "url.web", "url.app"}
+# where each known column is read from (first dotted path present wins); anything else is an extra column
+_SOURCES: dict[str, tuple[str, ...]] = {
+    "offer_id": ("id",), "supplier_id": ("supplier", "supplier.id", "supplier_id"),
+    "pickup_depot_id": ("pickup.depot", "pickup.depot.id"), "dropoff_depot_id": ("dropoff.depot", "dropoff.depot.id"),
+    "vehicle": ("vehicle.name", "vehicle"), "category": ("vehicle.category",),
+    "transmission": ("vehicle.transmission",), "seats": ("vehicle.seats",), "doors": ("vehicle.doors",),
+    "air_conditioning": ("vehicle.air_conditioning",), "price_amount": ("price.total", "price.amount", "price"),
+    "currency": ("price.currency", "currency"), "pickup_datetime": ("pickup.datetime",),
+    "dropoff_datetime": ("dropoff.datetime",), "url_web": ("url.web",), "url_app": ("url.app",),
+}
+_CONSUMED = {path for paths in _SOURCES.values() for path in paths}
+_SCALARS = frozenset({str, int, float, bool, Decimal, type(None)})
+_ID_COLUMNS = ("offer_id", "supplier_id", "pickup_depot_id", "dropoff_depot_id")
 
 
 def flatten(record: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
-    """Nested objects as dotted keys; lists kept as JSON text."""
+    """Nested objects as dotted keys; lists (and empty objects) kept as JSON text."""
     out: dict[str, Any] = {}
     for key, value in record.items():
         name = f"{prefix}{key}"
-        if isinstance(value, Mapping) and value:
+        kind = type(value)  # exact type checks first: this loop runs for every field of every offer
+        if kind in _SCALARS:
+            out[name] = value
+        elif kind is dict and value:
             out.update(flatten(value, name + "."))
-        elif isinstance(value, list | tuple):
+        elif kind in (list, tuple, dict):
             out[name] = json.dumps(value, default=str, ensure_ascii=False)
+        elif isinstance(value, Mapping) and value:
+            out.update(flatten(value, name + "."))
         else:
             out[name] = value
     return out
@@ -75,28 +88,22 @@ def parse_amount(value: Any) -> Decimal | None:
 
 
 def result_row(rec: Mapping[str, Any]) -> dict[str, Any]:
-    """One offer's known columns (without names, page or request id)."""
+    """One offer: known columns (without names, page or request id), then every other field by its path."""
     flat = flatten(rec)
-    vehicle = rec.get("vehicle") if isinstance(rec.get("vehicle"), Mapping) else {}
-    price = rec.get("price") if isinstance(rec.get("price"), Mapping) else {}
-    url = rec.get("url") if isinstance(rec.get("url"), Mapping) else {}
-    pickup = rec.get("pickup") if isinstance(rec.get("pickup"), Mapping) else {}
-    dropoff = rec.get("dropoff") if isinstance(rec.get("dropoff"), Mapping) else {}
-    amount = parse_amount(price.get("total", price.get("amount")))
-    row = {
-        "offer_id": _id(rec.get("id")),
-        "supplier_id": _id(rec.get("supplier", rec.get("supplier_id"))),
-        "pickup_depot_id": _id(pickup.get("depot")),
-        "dropoff_depot_id": _id(dropoff.get("depot")),
-        "vehicle": vehicle.get("name"), "category": vehicle.get("category"),
-        "transmission": vehicle.get("transmission"), "seats": vehicle.get("seats"), "doors": vehicle.get("doors"),
-        "air_conditioning": vehicle.get("air_conditioning"),
-        "price": None if amount is None else float(amount), "price_amount": amount,
-        "currency": price.get("currency", rec.get("currency")),
-        "pickup_datetime": pickup.get("datetime"), "dropoff_datetime": dropoff.get("datetime"),
-        "url_web": url.get("web"), "url_app": url.get("app"),
-    }
-    row.update({k: v for k, v in flat.items() if k not in _KNOWN and not k.startswith(("pickup.depot.", "dropoff.depot."))})
+    row: dict[str, Any] = {}
+    for col, paths in _SOURCES.items():
+        row[col] = None
+        for path in paths:
+            if path in flat:
+                row[col] = flat[path]
+                break
+    for col in _ID_COLUMNS:
+        row[col] = _id(row[col])
+    amount = row["price_amount"] = parse_amount(row["price_amount"])
+    row["price"] = None if amount is None else float(amount)
+    for key, value in flat.items():
+        if key not in _CONSUMED:  # an unknown field never overwrites a known column
+            row[key if key not in RESULT_COLUMNS else f"extra.{key}"] = value
     return row
 
 
@@ -175,7 +182,7 @@ def _coerce(series: pd.Series, dtype: str) -> pd.Series:
         words = {"true": True, "1": True, "yes": True, "false": False, "0": False, "no": False}
         return series.map(lambda v: v if isinstance(v, bool) else words.get(str(v).strip().lower()) if v is not None
                           else None).astype("boolean")
-    return series.map(lambda v: None if v is None or (isinstance(v, float) and v != v) else str(v)).astype(dtype)
+    return series.astype(dtype)  # str() of each value; None/NaN become <NA>
 
 
 def _typed(frame: pd.DataFrame, columns: Mapping[str, str]) -> pd.DataFrame:

@@ -12,7 +12,7 @@ import math
 import re
 from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field
-from datetime import date, datetime, timedelta, timezone
+from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 from workbench.cars._codes import (
@@ -139,7 +139,7 @@ class SearchParams:
     def problems(self, now: datetime | None = None,
                  supported_languages: Collection[str] | None = None) -> list[Problem]:
         """Every problem found; languages are checked against ``supported_languages`` when given."""
-        now = now or datetime.now(timezone.utc)
+        now = now or datetime.now(UTC)
         found: list[Problem] = []
         if (p := country_problem(str(self.country))) is not None:
             found.append(Problem("booker.country", p))
@@ -236,7 +236,7 @@ def _iso(value: datetime) -> str:
 
 
 def _is_future(pickup: datetime, now: datetime) -> bool:
-    now_utc = now.astimezone(timezone.utc) if now.tzinfo else now.replace(tzinfo=timezone.utc)
+    now_utc = now.astimezone(UTC) if now.tzinfo else now.replace(tzinfo=UTC)
     if pickup.tzinfo is not None:
         return pickup > now_utc
     return pickup > (now_utc - _LATEST_OFFSET).replace(tzinfo=None)

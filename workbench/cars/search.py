@@ -17,7 +17,7 @@ import pandas as pd
 
 from workbench.cars.client import CarSearchClient, utc_now
 from workbench.cars.connection import Endpoints
-from workbench.cars.errors import SearchParamsError
+from workbench.cars.errors import CarsConfigError, SearchParamsError
 from workbench.cars.frames import depots_frame, join_static, results_frame, suppliers_frame, unmatched_ids
 from workbench.cars.links import affiliate_links
 from workbench.cars.pagination import DEFAULT_MAX_PAGES
@@ -56,6 +56,9 @@ class CarSearch:
         self.clock = clock
         self.client = client or CarSearchClient.from_settings(settings, endpoints, clock=clock, **client_kwargs)
         path = cache_path or settings.demand_cache_path or DEFAULT_CACHE
+        if max_age is None and not settings.demand_static_max_age_hours > 0:
+            raise CarsConfigError(f"`WORKBENCH_DEMAND_STATIC_MAX_AGE_HOURS` must be more than 0, "
+                                  f"got {settings.demand_static_max_age_hours}")
         age = max_age if max_age is not None else timedelta(hours=settings.demand_static_max_age_hours)
         self.cache = StaticCache(path, max_age=age, clock=clock)
         conn = self.client.connection
@@ -77,7 +80,7 @@ class CarSearch:
 
     def languages(self, refresh: bool = False) -> pd.DataFrame:
         recs = self.static("languages", refresh).records
-        return pd.DataFrame({"code": [str(r.get("code")) for r in recs],
+        return pd.DataFrame({"code": _codes(recs),
                              "name": [r.get("name") for r in recs]}).astype("string")
 
     def suppliers(self, refresh: bool = False) -> pd.DataFrame:
@@ -92,30 +95,34 @@ class CarSearch:
         problems = params.problems(self.clock())  # no request of any kind for a bad date, code or location
         if problems:
             if self.cache.is_fresh("languages", self.source):  # languages too, when that costs no request
-                problems = params.problems(self.clock(), [str(r.get("code")) for r in
-                                                          self.cache.records("languages", self.source)])
+                problems = params.problems(self.clock(), _codes(self.cache.records("languages", self.source)))
             raise SearchParamsError(problems)
         languages = self.static("languages", refresh_static)
-        paged = self.client.search(params, supported_languages=[str(r.get("code")) for r in languages.records],
-                                   max_pages=max_pages, progress=progress)
+        paged = self.client.search(params, supported_languages=_codes(languages.records), max_pages=max_pages,
+                                   progress=progress)
         by_page = {p.number: p.request_id for p in paged.pages}
-        frame = results_frame(paged.records, paged.record_pages, [by_page[n] for n in paged.record_pages])
-        warnings = [*languages.warnings, *paged.warnings]
-        suppliers, depots = self.static("suppliers", refresh_static), self.static("depots", refresh_static)
-        frame = join_static(frame, suppliers_frame(suppliers.records), depots_frame(depots.records))
+        results = results_frame(paged.records, paged.record_pages, [by_page[n] for n in paged.record_pages])
+        lists = {kind: self.static(kind, refresh_static) for kind in ("suppliers", "depots")}
+        frame = join_static(results, suppliers_frame(lists["suppliers"].records), depots_frame(lists["depots"].records))
         missing = unmatched_ids(frame)
-        if any(missing.values()) and not (suppliers.fetched_now and depots.fetched_now):
-            log.info("car search: unknown supplier/depot ids %s; refreshing static data once", missing)
-            suppliers, depots = self.static("suppliers", True), self.static("depots", True)
-            frame = join_static(frame, suppliers_frame(suppliers.records), depots_frame(depots.records))
+        stale = [kind for kind, ids in missing.items() if ids and not lists[kind].fetched_now]
+        if stale:  # ids the cached copy does not know yet: fetch those lists once more
+            log.info("car search: unknown %s ids; refreshing %s once", " and ".join(stale), " and ".join(stale))
+            lists.update({kind: self.static(kind, refresh=True) for kind in stale})
+            frame = join_static(results, suppliers_frame(lists["suppliers"].records),
+                                depots_frame(lists["depots"].records))
             missing = unmatched_ids(frame)
-        warnings += [*suppliers.warnings, *depots.warnings]
+        warnings = [*languages.warnings, *paged.warnings, *lists["suppliers"].warnings, *lists["depots"].warnings]
         for kind, ids in missing.items():
             if ids:
                 warnings.append(f"{len(ids)} {kind} id(s) have no name in the static data: "
                                 f"{', '.join(sorted(ids)[:5])}{' …' if len(ids) > 5 else ''}")
         return SearchResult(frame, len(paged.pages), paged.duplicates, paged.truncated, paged.total_results,
                             paged.request_ids, params.to_body(), warnings)
+
+
+def _codes(records: list[dict[str, Any]]) -> list[str]:
+    return [str(r.get("code")) for r in records]
 
 
 def search_cars(*, country: str, languages: str | Sequence[str], pickup: datetime | str, dropoff: datetime | str,

@@ -14,7 +14,7 @@ import sqlite3
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
@@ -57,7 +57,7 @@ class StaticCache:
             raise ValueError(f"`max_age` must be positive, got {max_age}")
         self.path = Path(path)
         self.max_age = max_age
-        self.clock = clock or (lambda: datetime.now(timezone.utc))
+        self.clock = clock or (lambda: datetime.now(UTC))
         self.path.parent.mkdir(parents=True, exist_ok=True)
         with self._db() as db:
             db.executescript(_SCHEMA)
@@ -134,7 +134,7 @@ class StaticCache:
 
     def _now(self) -> datetime:
         now = self.clock()
-        return now if now.tzinfo else now.replace(tzinfo=timezone.utc)
+        return now if now.tzinfo else now.replace(tzinfo=UTC)
 
 
 def _id_field(kind: str) -> str:

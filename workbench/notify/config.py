@@ -38,6 +38,8 @@ class ReceiverConfig:
     max_body_bytes: int = 1_048_576
     max_batch: int = 256                  # notifications committed together (group commit)
     write_timeout_seconds: float = 30.0   # answer 503 (CNS retries) when the store is slower
+    sqlite_synchronous: str = "FULL"      # FULL: fsync at every commit (survives power loss);
+                                          # NORMAL: survives a killed process, not a power cut
 
 
 @dataclass(frozen=True)
@@ -151,4 +153,6 @@ def _coerce(value: Any, default: Any, where: str, source: str) -> Any:
         return float(value)
     if not isinstance(value, str) or not value:
         raise bad
-    return value
+    if where.endswith("sqlite_synchronous") and value.upper() not in ("FULL", "NORMAL", "EXTRA"):
+        raise NotifyConfigError(f"`{source}`: {where} must be FULL, EXTRA or NORMAL, not {value!r}")
+    return value.upper() if where.endswith("sqlite_synchronous") else value

@@ -74,9 +74,10 @@ class Database:
         self._local = threading.local()
 
     @classmethod
-    def open(cls, state_dir: str | Path, database_url: str | None = None) -> Database:
+    def open(cls, state_dir: str | Path, database_url: str | None = None,
+             sqlite_synchronous: str = "FULL") -> Database:
         """The database at ``database_url``, else SQLite ``state_dir/notify.db``; schema created."""
-        db = cls(database_url or f"sqlite:///{Path(state_dir) / SQLITE_FILE}")
+        db = cls(database_url or f"sqlite:///{Path(state_dir) / SQLITE_FILE}", sqlite_synchronous)
         db.ensure_schema()
         return db
 

@@ -36,7 +36,7 @@ class NotifyService:
         self.config = config or NotifyConfig.load(self.state_dir)
         self.clock = clock
         tc = self.config.tokens
-        self.db = Database.open(self.state_dir, database_url)
+        self.db = Database.open(self.state_dir, database_url, self.config.receiver.sqlite_synchronous)
         self.keyring = KeyRing(self.state_dir / "keys", key_size=tc.key_size, max_age_days=tc.key_max_age_days,
                                token_lifetime_seconds=tc.lifetime_seconds, clock_skew_seconds=tc.clock_skew_seconds,
                                clock=clock)

@@ -30,7 +30,14 @@ from workbench.sandbox.faults import FaultInjector
 from workbench.sandbox.fx import DEFAULT_FX_FILE, read_fx_table
 from workbench.sandbox.limits import SlidingWindowLimits, retry_after_header
 from workbench.sandbox.protocol import (
-    Misuse, bxml_body, bxml_fault, check_basic_auth, check_content_type, decode_body, new_ruid, normalize_host,
+    Misuse,
+    bxml_body,
+    bxml_fault,
+    check_basic_auth,
+    check_content_type,
+    decode_body,
+    new_ruid,
+    normalize_host,
     ota_body,
 )
 from workbench.sandbox.rates import DEFAULT_VERSION, SUPPORTED_VERSIONS, Issue, RateRules
@@ -87,7 +94,9 @@ class Sandbox:
     def __init__(self, config: SandboxConfig, handlers: Mapping[str, Handler] | None = None) -> None:
         self.config = config
         db = Path(config.state_dir) / "sandbox.sqlite3" if config.state_dir else None
-        self.store = Store(db, load_registry(config.registry_path))
+        self.store = Store(db)
+        if not self.store.properties():  # a new state: seed it from the registry workbook
+            self.store.seed(load_registry(config.registry_path))
         self.fx = read_fx_table(config.fx_path)
         self.registry = self.store.registry()
         self.rules = RateRules(self.registry, self.fx)

@@ -30,7 +30,7 @@ import uuid
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Literal
 
@@ -84,7 +84,7 @@ class DemandSandboxConfig:
     results_range: tuple[int, int] = (40, 160)  # offers per search, chosen per query
     overlap: int = 0  # repeat this many offers of the previous page at the top of the next
     seed: int = 7
-    clock: Callable[[], datetime] = field(default=lambda: datetime.now(timezone.utc))
+    clock: Callable[[], datetime] = field(default=lambda: datetime.now(UTC))
 
 
 class SandboxError(Exception):
@@ -360,7 +360,7 @@ def validate_search(q: dict[str, Any], now: datetime) -> dict[str, Any]:
         else:
             try:
                 dt = datetime.fromisoformat(str(at))
-                out[f"{side}_dt"] = dt if dt.tzinfo else dt.replace(tzinfo=timezone.utc)
+                out[f"{side}_dt"] = dt if dt.tzinfo else dt.replace(tzinfo=UTC)
                 out[f"{side}_at"] = str(at)
             except ValueError:
                 errs.append((INVALID, f"`{side}.datetime` `{at}` is not an ISO date-time"))

@@ -12,7 +12,7 @@ import secrets
 import zlib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import brotli
 from lxml import etree
@@ -45,7 +45,7 @@ def ruid_comment(ruid: str) -> bytes:
 
 
 def timestamp() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+    return datetime.now(UTC).isoformat(timespec="seconds")
 
 
 def _with_ruid(root: etree._Element, ruid: str) -> bytes:

@@ -70,7 +70,7 @@ def _rows(wb: object, sheet: str, columns: tuple[str, ...], source: str) -> list
         raise ValueError(f"`{source}` sheet `{sheet}`: missing column(s) {', '.join(f'`{m}`' for m in missing)}")
     out = []
     for n, row in enumerate(rows, start=2):
-        values = {h: _text(v) for h, v in zip(header, row)}
+        values = {h: _text(v) for h, v in zip(header, row, strict=False)}
         if any(values.get(c) for c in columns):
             out.append((n, values))
     return out

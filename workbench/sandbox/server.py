@@ -16,7 +16,15 @@ from pathlib import Path
 
 from workbench.config import Secret, Settings
 from workbench.sandbox.app import Sandbox, SandboxConfig, create_app
-from workbench.serving import LOOPBACK, RunningServer, TLSFiles, bind, ensure_test_ca, serve_forever, serve_in_thread
+from workbench.serving import (
+    LOOPBACK,
+    RunningServer,
+    TLSFiles,
+    bind,
+    ensure_test_ca,
+    serve_forever,
+    serve_in_thread,
+)
 
 CONNECTION_FILE = "connection.env"
 

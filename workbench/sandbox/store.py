@@ -11,7 +11,7 @@ import sqlite3
 import threading
 from collections.abc import Iterable
 from dataclasses import astuple
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 from workbench.sandbox.seed import Property, Registry, Room, RoomRate
@@ -42,13 +42,13 @@ NO_GUESTS = 0
 
 
 def _now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
 
 
 class Store:
     """Thread-safe access to the sandbox database (one connection, one lock)."""
 
-    def __init__(self, path: str | Path | None, registry: Registry | None = None) -> None:
+    def __init__(self, path: str | Path | None) -> None:
         self.path = Path(path) if path else None
         if self.path:
             self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -60,8 +60,6 @@ class Store:
                 self._db.execute("PRAGMA journal_mode=WAL")
                 self._db.execute("PRAGMA synchronous=NORMAL")
             self._db.executescript(SCHEMA)
-        if registry is not None and not self.properties():
-            self.seed(registry)
 
     def close(self) -> None:
         with self._lock:

@@ -146,16 +146,22 @@ class PlatformClient:
         started = time.perf_counter()
         waited = 0.0
         for number in range(1, self.retry.max_attempts + 1):
-            waited += await self.limiter.acquire(op.limit_key)
+            ticket = await self.limiter.acquire(op.limit_key)
+            waited += ticket.waited
             t0 = time.perf_counter()
             try:
                 response = await self._http.post(url, content=payload, headers=headers)
             except httpx.TransportError as exc:
+                self.limiter.release(ticket)
                 verdict = self._transport_error(exc, idempotent)
                 history.append(Attempt(number, None, None, verdict.error, time.perf_counter() - t0, waited))
                 retry_after = None
+            except BaseException:
+                self.limiter.release(ticket)
+                raise
             else:
-                verdict = self._answer(response, idempotent)
+                self.limiter.release(ticket)
+                verdict = self._answer(response, idempotent, op)
                 history.append(Attempt(number, response.status_code, verdict.ruid, verdict.error,
                                        time.perf_counter() - t0, waited))
                 retry_after = parse_retry_after(response.headers.get("retry-after"))
@@ -168,7 +174,7 @@ class PlatformClient:
             await self._sleep(waited)
         raise AssertionError("unreachable: the retry loop always returns")
 
-    def _answer(self, response: httpx.Response, idempotent: bool) -> _Verdict:
+    def _answer(self, response: httpx.Response, idempotent: bool, op: Operation) -> _Verdict:
         status, body = response.status_code, response.content
         ruid = extract_ruid(body)
         parsed: OTAResponse | None = None
@@ -180,7 +186,10 @@ class PlatformClient:
         if parsed is not None and parsed.ruid:
             ruid = parsed.ruid
         if 200 <= status < 300:
-            if parsed is None or (not parsed.success and not parsed.errors):
+            expected = op.name + "RS" if "/ota/" in op.path else None
+            if parsed is not None and expected and parsed.root != expected:
+                problem = f"expected <{expected}>, got <{parsed.root}>"
+            if problem or parsed is None or (not parsed.success and not parsed.errors):
                 text = problem or "the answer has neither Success nor Errors"
                 return _Verdict(Outcome.FAILED, status, parsed, ruid, body, f"unreadable answer: {text}",
                                 retry=idempotent, maybe_applied=not idempotent)

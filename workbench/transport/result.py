@@ -4,13 +4,13 @@ attempts) with the caller's ``context`` attached, so a journal can record it as 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import StrEnum
 from typing import Any
 
 from workbench.ota.response import Notice, OTAResponse
 
 
-class Outcome(str, Enum):
+class Outcome(StrEnum):
     SUCCESS = "success"  # applied; warnings may accompany it
     REJECTED = "rejected"  # the platform refused it (OTA Errors, 4xx): fix the data or settings; nothing changed
     FAILED = "failed"  # no usable answer after every attempt (429/5xx/connection/unreadable): send again later

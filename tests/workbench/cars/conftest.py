@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Iterator
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +19,7 @@ from workbench.transport.backoff import RetryPolicy
 API_KEY = "test-key-0123456789abcdef"
 AFFILIATE_ID = "1234567"
 BASE_URL = "https://demand.test"
-NOW = datetime(2026, 3, 1, 9, 0, tzinfo=timezone.utc)
+NOW = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
 
 
 class SyncASGITransport(httpx.BaseTransport):

@@ -83,3 +83,14 @@ def test_link_command_rewrites_and_guesses_the_kind() -> None:
 def test_sandbox_serve_refuses_bad_options(tmp_path: Path) -> None:
     code, output = run("sandbox", "serve", "--state-dir", str(tmp_path), "--pagination", "pages")
     assert code == 2 and "`--pagination` must be `token` or `offset`" in output
+
+
+@pytest.mark.parametrize(("line", "words"), [
+    ("WORKBENCH_DEMAND_STATIC_MAX_AGE_HOURS=a day", "settings cannot be read"),
+    ("WORKBENCH_DEMAND_STATIC_MAX_AGE_HOURS=0", "`WORKBENCH_DEMAND_STATIC_MAX_AGE_HOURS` must be more than 0"),
+    ("WORKBENCH_DEMAND_BASE_URL=https://demand.example.com/3.1", "ends with a version segment"),
+])
+def test_unusable_settings_exit_2_naming_the_setting(env_file: Path, line: str, words: str) -> None:
+    env_file.write_text(env_file.read_text() + line + "\n")
+    code, output = run(*search_args(env_file))
+    assert code == 2 and words in " ".join(output.split())

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from datetime import date, datetime, timedelta, timezone
+from datetime import UTC, date, datetime, timedelta, timezone
 from typing import Any
 
 import pytest
@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from workbench.cars import Location, SearchParams, SearchParamsError
 from workbench.cars.params import default_location
 
-NOW = datetime(2026, 3, 1, 9, 0, tzinfo=timezone.utc)
+NOW = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
 GOOD = SearchParams(country="nl", languages=("en-gb", "nl"), pickup="2026-04-01T10:00", dropoff="2026-04-05T10:00",
                     pickup_location="AMS")
 SUPPORTED = ["en-gb", "nl", "de", "pt-br"]
@@ -43,7 +43,7 @@ def test_good_parameters_have_no_problems_and_build_the_body() -> None:
     ({"pickup": date(2026, 4, 1)}, "pickup.datetime", "no time of day"),
     ({"pickup": "1st of April"}, "pickup.datetime", "YYYY-MM-DDTHH:MM"),
     ({"pickup": 20260401}, "pickup.datetime", "expected a date-time"),
-    ({"pickup": datetime(2026, 4, 1, 10, tzinfo=timezone.utc)}, "dropoff.datetime", "with an offset, or neither"),
+    ({"pickup": datetime(2026, 4, 1, 10, tzinfo=UTC)}, "dropoff.datetime", "with an offset, or neither"),
     ({"pickup_location": None}, "pickup.location", "required"),
     ({"pickup_location": "Amsterdam"}, "pickup.location.airport", "IATA"),
     ({"pickup_location": "95.1,4.7"}, "pickup.location.coordinates", "latitude -90..90"),

@@ -125,6 +125,16 @@ def test_unknown_supplier_ids_trigger_one_static_refresh(make_session: Any, trip
     assert result.frame["supplier_name"].notna().all() and result.warnings == []
 
 
+def test_only_the_list_missing_an_id_is_refetched(make_session: Any, trip: dict[str, Any]) -> None:
+    session, sandbox = make_session()
+    session.search(SearchParams(**trip))
+    session.cache.store("depots", session.source, [])  # a copy from before these depots opened
+    sandbox.log.clear()
+    result = session.search(SearchParams(**trip))
+    assert "/3.1/suppliers" not in sandbox.paths() and "/3.1/depots" in sandbox.paths()
+    assert result.frame["pickup_depot_name"].notna().all()
+
+
 def test_the_version_segment_is_configurable(make_session: Any, trip: dict[str, Any], make_settings: Any) -> None:
     session, sandbox = make_session({"version": "3.2"}, settings=make_settings(demand_api_version="3.2"))
     assert len(session.search(SearchParams(**trip)).frame) > 0

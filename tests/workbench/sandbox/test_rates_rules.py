@@ -216,7 +216,7 @@ SPELLING = st.sampled_from([("Wed", "Thu"), ("Weds", "Thur")])
 @given(flags=st.lists(FLAG, min_size=7, max_size=7), spelling=SPELLING, namespace=st.booleans())
 def test_weekday_rules_hold_for_every_flag_combination(rules, flags, spelling, namespace):
     names = ["Mon", "Tue", spelling[0], spelling[1], "Fri", "Sat", "Sun"]
-    given_flags = {n: v for n, v in zip(names, flags) if v is not None}
+    given_flags = {n: v for n, v in zip(names, flags, strict=True) if v is not None}
     body = rate_request(1000001, [message("2027-03-01", "2027-03-14", "101", "5001", eur(), **given_flags)],
                         namespace=namespace)
     out = rules.check(parse_xml(body), TODAY)

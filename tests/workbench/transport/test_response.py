@@ -53,9 +53,9 @@ def test_details_of_notices_are_kept():
 
 
 @pytest.mark.parametrize("stamp,expected", [
-    ("2026-11-20T10:00:00+00:00", dt.datetime(2026, 11, 20, 10, tzinfo=dt.timezone.utc)),
-    ("2026-11-20T10:00:00-00:00", dt.datetime(2026, 11, 20, 10, tzinfo=dt.timezone.utc)),
-    ("2026-11-20T10:00:00Z", dt.datetime(2026, 11, 20, 10, tzinfo=dt.timezone.utc)),
+    ("2026-11-20T10:00:00+00:00", dt.datetime(2026, 11, 20, 10, tzinfo=dt.UTC)),
+    ("2026-11-20T10:00:00-00:00", dt.datetime(2026, 11, 20, 10, tzinfo=dt.UTC)),
+    ("2026-11-20T10:00:00Z", dt.datetime(2026, 11, 20, 10, tzinfo=dt.UTC)),
     ("2026-11-20T10:00:00", dt.datetime(2026, 11, 20, 10)),
     ("yesterday", None),
 ])

@@ -1,0 +1,153 @@
+"""Transport benchmarks against the sandbox served over HTTPS by a separate process.
+
+1. Sustained throughput under a scaled-down limit: 300 rate pushes at 75 per 6 s with 50 ms
+   injected latency. Measured at the platform (arrival times in its request log): calls after
+   the first window's allowance divided by the time they took, as a share of the limit; and
+   the number of 429s (target: 0, and >= 95% of the limit).
+2. Client overhead per request: PlatformClient.send_many vs a plain httpx.AsyncClient loop
+   (same body, headers, auth, concurrency) against the same server, limits out of the way.
+
+Run: ``.venv/bin/python benchmarks/bench_transport.py [--runs 3] [--quick]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import csv
+import datetime as dt
+import io
+import os
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from contextlib import contextmanager
+from pathlib import Path
+
+import httpx
+
+from workbench.config import Settings
+from workbench.sandbox.testing import message, rate_request
+from workbench.transport import PlatformClient, ssl_context
+
+TODAY = "2026-12-01"
+
+
+@contextmanager
+def sandbox_process(*args: str):
+    """``workbench sandbox serve`` in its own process; yields its client Settings."""
+    with tempfile.TemporaryDirectory(prefix="bench-sandbox-") as d:
+        proc = subprocess.Popen([sys.executable, "-m", "workbench.cli", "sandbox", "serve", "--port", "0",
+                                 "--state-dir", d, "--today", TODAY, *args],
+                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        try:
+            conn = Path(d) / "connection.env"
+            deadline = time.monotonic() + 60
+            while not conn.exists():
+                if proc.poll() is not None or time.monotonic() > deadline:
+                    raise RuntimeError(f"sandbox did not start: {proc.stderr.read().decode() if proc.stderr else ''}")
+                time.sleep(0.05)
+            time.sleep(0.3)
+            yield Settings.from_file(conn)
+        finally:
+            proc.send_signal(signal.SIGINT)
+            proc.wait(timeout=30)
+
+
+def bodies(n: int) -> list[bytes]:
+    start = dt.date(2027, 1, 1)
+    return [rate_request(1000001, [message((start + dt.timedelta(days=i % 1500)).isoformat(),
+                                           (start + dt.timedelta(days=i % 1500)).isoformat(), "101", "5001",
+                                           {"AmountAfterTax": str(100 + i % 50), "CurrencyCode": "EUR"})])
+            for i in range(n)]
+
+
+def request_log(settings: Settings) -> list[dict[str, str]]:
+    text = httpx.get(settings.base_url + "/_sandbox/requests.csv", verify=ssl_context(settings.ca_bundle)).text
+    return list(csv.DictReader(io.StringIO(text)))
+
+
+def throughput_run(n: int, limit: int, window: float, latency_ms: int) -> dict[str, float]:
+    with sandbox_process("--limit-window", str(window), "--limits", f"OTA_HotelRateAmountNotif={limit}",
+                         "--faults", f"latency={latency_ms}ms") as settings:
+        items = [("OTA_HotelRateAmountNotif", b, i) for i, b in enumerate(bodies(n))]
+
+        async def main():
+            async with PlatformClient(settings) as client:
+                t0 = time.perf_counter()
+                results = await client.send_many(items)
+                return results, time.perf_counter() - t0
+        results, elapsed = asyncio.run(main())
+        log = [r for r in request_log(settings) if r["endpoint"] == "OTA_HotelRateAmountNotif"]
+    arrivals = sorted(dt.datetime.fromisoformat(r["time"]).timestamp() for r in log)
+    sustained = (len(arrivals) - limit) / (arrivals[-1] - arrivals[0])
+    return {"ok": sum(r.ok for r in results), "n429": sum(r["status"] == "429" for r in log),
+            "share": sustained / (limit / window), "elapsed": elapsed, "calls": len(log)}
+
+
+async def _raw(settings: Settings, payloads: list[bytes], concurrency: int) -> float:
+    headers = {"Content-Type": "application/xml", "Accept-Version": "1.1"}
+    limits = httpx.Limits(max_connections=concurrency, max_keepalive_connections=concurrency)
+    async with httpx.AsyncClient(verify=ssl_context(settings.ca_bundle), limits=limits,
+                                 auth=(settings.username, settings.password.reveal())) as client:
+        url = settings.base_url + "/hotels/ota/OTA_HotelRateAmountNotif"
+        queue = iter(payloads)
+
+        async def worker():
+            for body in queue:
+                r = await client.post(url, content=body, headers=headers)
+                assert r.status_code == 200 and b"<Success/>" in r.content
+
+        t0 = time.perf_counter()
+        await asyncio.gather(*(worker() for _ in range(concurrency)))
+        return time.perf_counter() - t0
+
+
+async def _client(settings: Settings, payloads: list[bytes], concurrency: int) -> float:
+    async with PlatformClient(settings, max_in_flight=concurrency) as client:
+        t0 = time.perf_counter()
+        results = await client.send_many([("OTA_HotelRateAmountNotif", b) for b in payloads])
+        elapsed = time.perf_counter() - t0
+    assert all(r.ok and r.attempts == 1 for r in results)
+    return elapsed
+
+
+def overhead(n: int, concurrency: int, runs: int) -> dict[str, float]:
+    big = "1000000"
+    with sandbox_process("--limits", f"OTA_HotelRateAmountNotif={big},all={big}") as settings:
+        payloads = bodies(n)
+        asyncio.run(_raw(settings, payloads[:100], concurrency))  # warm up both paths
+        asyncio.run(_client(settings, payloads[:100], concurrency))
+        raw, ours = [], []
+        for _ in range(runs):
+            raw.append(asyncio.run(_raw(settings, payloads, concurrency)))
+            ours.append(asyncio.run(_client(settings, payloads, concurrency)))
+    r, o = statistics.median(raw), statistics.median(ours)
+    return {"raw_ms": r / n * 1000, "client_ms": o / n * 1000, "overhead_ms": (o - r) / n * 1000, "ratio": o / r}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--quick", action="store_true", help="smaller runs (smoke test)")
+    args = parser.parse_args()
+    n, limit, window = (60, 15, 2.0) if args.quick else (300, 75, 6.0)
+    runs = [throughput_run(n, limit, window, 50) for _ in range(args.runs)]
+    share = statistics.median(r["share"] for r in runs)
+    print(f"throughput: {n} requests at {limit} per {window:g} s, 50 ms latency, {args.runs} runs")
+    for r in runs:
+        print(f"  ok {r['ok']:.0f}/{n}, calls {r['calls']:.0f}, 429s {r['n429']:.0f}, sustained "
+              f"{r['share']:.1%} of the limit, wall {r['elapsed']:.1f} s")
+    print(f"  median sustained share of the limit: {share:.1%}; 429s in all runs: {sum(r['n429'] for r in runs):.0f}")
+    ov = overhead(300 if args.quick else 2000, 8, max(3, args.runs))
+    print(f"client overhead (8 in flight, median of {max(3, args.runs)}): raw httpx {ov['raw_ms']:.2f} ms/request, "
+          f"PlatformClient {ov['client_ms']:.2f} ms/request, overhead {ov['overhead_ms']:+.3f} ms/request "
+          f"(ratio {ov['ratio']:.2f})")
+    print(f"cpu count: {os.cpu_count()}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,208 @@
+"""Pushing rates: deltas against the journal, one request per hotel and month, sent through the
+rate-limited client, every outcome journalled as it arrives and traced back to the rows.
+
+    from workbench.writers.push import push_rates
+    result = push_rates(check, Settings.from_file("sandbox/connection.env"), journal=".workbench/journal.sqlite")
+    result.requests   # one row per request: hotel, month, outcome, HTTP status, codes, ruid, attempts
+    result.rows       # one row per spreadsheet row sent: its request, outcome, codes and texts, ruid
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pandas as pd
+
+from workbench.config import Settings
+from workbench.rates import BlockedByErrors, RatesCheck
+from workbench.transport import PlatformClient, Result, SendItem
+from workbench.writers.batches import RateRequest, iter_requests
+from workbench.writers.compress import compress
+from workbench.writers.deltas import cell_keys, changed_mask
+from workbench.writers.journal import Journal
+
+OPERATION = "OTA_HotelRateAmountNotif"
+DEFAULT_JOURNAL = Path(".workbench") / "journal.sqlite"
+
+
+@dataclass
+class PushResult:
+    """What a push did: per request and per spreadsheet row, plus the delta figures."""
+
+    run_id: int
+    target: str
+    journal: Path
+    requests: pd.DataFrame
+    rows: pd.DataFrame
+    cells_total: int
+    cells_changed: int
+    skipped_rows: int = 0
+    files: list[Path] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return bool((self.requests["outcome"] == "success").all()) if len(self.requests) else True
+
+    @property
+    def counts(self) -> dict[str, int]:
+        return self.requests["outcome"].value_counts().to_dict() if len(self.requests) else {}
+
+    def summary(self) -> str:
+        parts = ", ".join(f"{n} {k}" for k, n in sorted(self.counts.items())) or "nothing to send"
+        warn = int(self.requests["warnings"].map(len).sum()) if len(self.requests) else 0
+        return (f"{len(self.requests)} request(s): {parts}; {warn} warning(s). {self.cells_changed:,} of "
+                f"{self.cells_total:,} price(s) changed since the last accepted push")
+
+
+def push_rates(check: RatesCheck, settings: Settings, *, journal: str | Path = DEFAULT_JOURNAL,
+               skip_invalid: bool = False, full: bool = False, progress: bool = True, command: str = "",
+               client_options: dict | None = None) -> PushResult:
+    """Send what changed since the platform last accepted it (everything with ``full``)."""
+    if not settings.base_url:
+        raise ValueError("no target: set WORKBENCH_BASE_URL (or give the sandbox's connection.env with --env-file)")
+    if not check.ok and not skip_invalid:
+        raise BlockedByErrors(f"{len(check.errors)} error(s) block the push; fix them, or send only the rows "
+                              "without errors with --skip-invalid")
+    invalid = check.invalid_mask()
+    valid = check.frame[~invalid].reset_index(drop=True)
+    target = settings.base_url.rstrip("/")
+    with Journal(journal) as j:
+        run_id = j.start_run(target, command)
+        changed = changed_mask(valid, j, target) if not full else pd.Series(True, index=valid.index).to_numpy()
+        delta = valid[changed].reset_index(drop=True)
+        requests, cells = plan(delta)
+        ids = j.add_requests(run_id, target, requests, cells)
+        _send(j, settings, target, requests, ids, progress, client_options or {})
+        frame_req = requests_frame(j, run_id, requests)
+        rows = rows_frame(j, run_id)
+        failed = int((frame_req["outcome"] != "success").sum()) if len(frame_req) else 0
+        j.finish_run(run_id, "done" if failed == 0 else "done_with_failures", cells_total=len(valid),
+                     cells_changed=len(delta), requests=len(requests))
+    return PushResult(run_id, target, Path(journal), frame_req, rows, len(valid), len(delta), int(invalid.sum()),
+                      list(check.files))
+
+
+def plan(delta: pd.DataFrame) -> tuple[list[RateRequest], list[pd.DataFrame]]:
+    """The requests for ``delta`` and, for each, the journal's view of the cells it carries."""
+    if delta.empty:
+        return [], []
+    compressed = compress(delta)
+    requests = list(iter_requests(compressed, timestamp=dt.datetime.now(dt.timezone.utc)))
+    keys = cell_keys(delta)
+    keys["month"] = compressed.cells["month"].to_numpy()
+    by = dict(tuple(keys.groupby(["hotel_code", "month"], sort=False)))
+    return requests, [by[(r.hotel_code, r.month)] for r in requests]
+
+
+def _send(j: Journal, settings: Settings, target: str, requests: list[RateRequest], ids: list[int], progress: bool,
+          client_options: dict) -> None:
+    if not requests:
+        return
+    from tqdm.auto import tqdm
+
+    bar = tqdm(total=len(requests), unit="req", desc="Pushing rates", disable=not progress, leave=True)
+
+    def items() -> Iterator[SendItem]:
+        for req, rid in zip(requests, ids, strict=True):
+            j.mark_sending(rid)  # recorded before it is sent
+            yield SendItem(OPERATION, req.body, context=rid)
+
+    def record(result: Result) -> None:
+        j.record_result(result.context, target, status=result.outcome.value, http_status=result.status,
+                        ruid=result.ruid, attempts=result.attempts,
+                        errors=[_notice(n) for n in result.errors], warnings=[_notice(n) for n in result.warnings],
+                        error=result.error)
+        bar.update(1)
+        if not result.ok:
+            bar.set_postfix_str(f"last problem: {result.summary()[:60]}")
+
+    async def run() -> None:
+        async with PlatformClient(settings, **client_options) as client:
+            await client.send_many(items(), on_result=record)
+
+    try:
+        asyncio.run(run())
+    finally:
+        bar.close()
+
+
+def _notice(n: object) -> dict[str, str]:
+    return {k: getattr(n, k) or "" for k in ("code", "short_text", "details") if hasattr(n, k)} | (
+        {"type": str(getattr(n, "type", "") or "")})
+
+
+def requests_frame(j: Journal, run_id: int, requests: list[RateRequest]) -> pd.DataFrame:
+    """One row per request of the run: hotel, month, outcome, HTTP status, codes and texts, ruid."""
+    f = j.requests(run_id)
+    src = {i: r.source_rows() for i, r in zip(f["request_id"], requests, strict=False)}
+    out = pd.DataFrame({
+        "request_id": f["request_id"], "hotel": f["hotel_code"], "month": f["month"],
+        "messages": f["messages"], "cells": f["cells"],
+        "outcome": f["status"].replace({"sending": "unknown", "pending": "not sent"}),
+        "http_status": f["http_status"].astype("Int64"), "ruid": f["ruid"], "attempts": f["attempts"].astype("Int64"),
+        "errors": f["errors"], "warnings": f["warnings"],
+        "codes": [", ".join(n.get("code", "") for n in e + w) for e, w in zip(f["errors"], f["warnings"],
+                                                                              strict=True)],
+        "texts": [" | ".join(_text(n) for n in e + w) for e, w in zip(f["errors"], f["warnings"], strict=True)],
+        "error": f["error"],
+        "source_rows": f["request_id"].map(src),
+    })
+    return out
+
+
+def _text(n: dict) -> str:
+    return " ".join(x for x in (n.get("code"), n.get("short_text"), n.get("details")) if x)
+
+
+def rows_frame(j: Journal, run_id: int) -> pd.DataFrame:
+    """One row per spreadsheet row sent in the run, with what the platform said about it."""
+    cells = j.request_cells(run_id)
+    if cells.empty:
+        return pd.DataFrame(columns=["source", "sheet", "row", "column", "request_id", "hotel", "month", "nights",
+                                     "outcome", "severity", "codes", "message", "ruid"])
+    req = j.requests(run_id).set_index("request_id")
+    cells["outcome"] = cells["request_id"].map(req["status"])
+    cells["ruid"] = cells["request_id"].map(req["ruid"])
+    notices = cells["request_id"].map(lambda rid: req.at[rid, "errors"] + req.at[rid, "warnings"])
+    matched = [_matching(n, r) for n, r in zip(notices, cells.itertuples(index=False), strict=True)]
+    cells["codes"] = [", ".join(m.get("code", "") for m in ms) for ms in matched]
+    cells["message"] = [" | ".join(_text(m) for m in ms) for ms in matched]
+    cells.loc[cells["message"] == "", "message"] = cells["request_id"].map(req["error"]).fillna("")
+    g = cells.groupby(["source", "sheet", "row"], sort=True)
+    out = g.agg(column=("col", "first"), request_id=("request_id", "first"), hotel=("hotel_code", "first"),
+                month=("month", "first"), nights=("date", "size"), outcome=("outcome", _worst),
+                codes=("codes", _join), message=("message", _join), ruid=("ruid", "first")).reset_index()
+    out["severity"] = out["outcome"].map(lambda o: "ok" if o == "success" else "error")
+    out.loc[(out["outcome"] == "success") & (out["codes"] != ""), "severity"] = "warning"
+    return out[["source", "sheet", "row", "column", "request_id", "hotel", "month", "nights", "outcome", "severity",
+                "codes", "message", "ruid"]]
+
+
+def _matching(notices: list[dict], cell) -> list[dict]:
+    """The notices that concern this cell: those whose Details name its room, rate or night, or,
+    when Details name none of the request's values, every notice of the request."""
+    out = []
+    for n in notices:
+        details = n.get("details", "") or ""
+        mentions = [v for v in (cell.inv_type_code, cell.rate_plan_code, cell.date) if v and v in details]
+        names_something = any(ch.isdigit() for ch in details)
+        if not details or not names_something or mentions:
+            out.append(n)
+    return out
+
+
+def _worst(values: pd.Series) -> str:
+    order = ["failed", "rejected", "unknown", "interrupted", "not sent", "sending", "pending", "success"]
+    vals = set(values)
+    return next((o for o in order if o in vals), str(values.iloc[0]))
+
+
+def _join(values: pd.Series) -> str:
+    return " | ".join(dict.fromkeys(v for v in values if v))
+
+
+ProgressCallback = Callable[[int, int], None]
