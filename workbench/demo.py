@@ -1,14 +1,18 @@
-"""The demo behind ``workbench demo``: samples -> validation reports -> requests.
+"""The demo behind ``workbench demo``: samples -> validation reports -> requests -> a live push
+to the local sandbox over HTTPS -> a changed copy pushed as a delta -> notifications arriving.
 
 Every step checks what it expected and the demo fails loudly (exit 1) if anything differs,
-so it doubles as a smoke test on a fresh machine.
+so it doubles as a smoke test on a fresh machine. It needs no account and no network.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import io
+import shutil
 from pathlib import Path
 
+import pandas as pd
 from rich.console import Console
 
 from workbench.paths import SAMPLES
@@ -19,18 +23,25 @@ SAMPLE_REGISTRY = SAMPLES / "registry.xlsx"
 #: the deliberate problems in the samples (data/samples/README.md), by rule
 EXPECTED_ERRORS = {"not_a_number", "duplicate_key", "rate_not_active_for_room", "child_rate_follows_price",
                    "date_window", "price_cap", "property_currency", "price_negative", "guests_max", "date_order"}
+#: the changed copy: one week of Amsterdam's standard double room, 10 EUR more
+CHANGED_WEEK = (dt.date(2027, 2, 8), dt.date(2027, 2, 14))
 
 
 class DemoFailed(RuntimeError):
     """A demo step did not produce what it should have."""
 
 
-def run_demo(out: Path, console: Console | None = None) -> bool:
+def run_demo(out: Path, console: Console | None = None, live: bool = True, notifications: bool = True) -> bool:
     console = console or Console()
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     try:
-        _rates_offline(out, console)
+        check = _validate(out, console)
+        _dry_run(check, out, console)
+        if live:
+            _live(out, console)
+        if notifications:
+            _notifications(out, console)
     except DemoFailed as exc:
         console.print(f"[bold red]Demo failed:[/] {exc}")
         return False
@@ -38,8 +49,8 @@ def run_demo(out: Path, console: Console | None = None) -> bool:
     return True
 
 
-def _rates_offline(out: Path, console: Console) -> None:
-    from workbench.rates import check_rates, dry_run
+def _validate(out: Path, console: Console):
+    from workbench.rates import check_rates
     from workbench.reports.validation import ReportContext, write_report
 
     console.rule("1. Load and validate the sample rates")
@@ -52,9 +63,13 @@ def _rates_offline(out: Path, console: Console) -> None:
         raise DemoFailed(f"expected the sample's deliberate problems {sorted(EXPECTED_ERRORS)}, found {sorted(found)}")
     ctx = ReportContext(title="Rates validation (sample data)", files=check.files, as_of=check.as_of,
                         rows_checked=len(check.frame))
-    reports = [write_report(check.issues, out / f"rates-validation.{ext}", ctx) for ext in ("html", "xlsx", "csv")]
-    for r in reports:
-        console.print(f"  report: {r}")
+    for ext in ("html", "xlsx", "csv"):
+        console.print(f"  report: {write_report(check.issues, out / f'rates-validation.{ext}', ctx)}")
+    return check
+
+
+def _dry_run(check, out: Path, console: Console) -> None:
+    from workbench.rates import dry_run
 
     console.rule("2. Dry run: compressed OTA requests, one hotel and month each")
     result = dry_run(check, out / "requests", skip_invalid=True)
@@ -64,3 +79,99 @@ def _rates_offline(out: Path, console: Console) -> None:
                   f"({result.cells / max(result.messages, 1):.1f} prices per message); "
                   f"{result.skipped_rows} prices with errors left out")
     console.print(f"  requests: {result.directory} (manifest.csv lists the source rows of each)")
+
+
+def _live(out: Path, console: Console) -> None:
+    from workbench.platform import fetch_registry
+    from workbench.rates import check_rates
+    from workbench.reports.push import write_push_report
+    from workbench.sandbox import run_sandbox
+    from workbench.writers.push import push_rates
+
+    console.rule("3. Live push to the local sandbox (HTTPS on 127.0.0.1)")
+    state = out / "sandbox"
+    journal = out / "journal.sqlite"
+    shutil.rmtree(state, ignore_errors=True)  # a fresh platform and journal each demo
+    for suffix in ("", "-wal", "-shm"):
+        Path(str(journal) + suffix).unlink(missing_ok=True)
+    with run_sandbox(state, today=DEMO_AS_OF) as sb:
+        console.print(f"sandbox at {sb.base_url} (settings in {sb.connection_file})")
+        settings = sb.settings
+        hotels = [1000001, 1000002, 1000003, 1000004]
+        registry = fetch_registry(settings, hotels)
+        console.print(f"read {len(registry.rooms)} rooms and {len(registry.room_rates)} room-rates from the platform")
+        check = check_rates(SAMPLE_RATES, registry=registry, as_of=DEMO_AS_OF)
+        result = push_rates(check, settings, journal=journal, skip_invalid=True, progress=False,
+                            command="demo: push samples")
+        console.print(result.summary())
+        if not result.ok:
+            raise DemoFailed("the sandbox refused or failed requests: " + "; ".join(
+                result.requests.loc[result.requests["outcome"] != "success", "texts"].head(3)))
+        accepted = _calendar(sb)
+        if len(accepted) != len(check.valid_frame()):
+            raise DemoFailed(f"the sandbox holds {len(accepted)} prices, expected {len(check.valid_frame())}")
+        console.print(f"the sandbox's calendar holds all {len(accepted):,} valid prices "
+                      f"(ruid of the first request: {result.requests['ruid'].iloc[0]})")
+        for ext in ("html", "xlsx", "csv"):
+            console.print(f"  push report: {write_push_report(result, out / f'push-report.{ext}')}")
+
+        console.rule("4. Push a changed copy: only the change is sent")
+        changed = _changed_copy(out / "rates-changed.xlsx")
+        check2 = check_rates([changed, SAMPLE_RATES[1]], registry=registry, as_of=DEMO_AS_OF)
+        delta = push_rates(check2, settings, journal=journal, skip_invalid=True, progress=False,
+                           command="demo: push changed copy")
+        console.print(delta.summary())
+        nights = (CHANGED_WEEK[1] - CHANGED_WEEK[0]).days + 1
+        if not delta.ok or delta.cells_changed != nights:
+            raise DemoFailed(f"expected exactly the {nights} changed prices to be sent, sent {delta.cells_changed}")
+        week = _calendar(sb).query("HotelCode == 1000001 and InvTypeCode == '101' and RatePlanCode == '5001'")
+        week = week[(week["Date"] >= CHANGED_WEEK[0].isoformat()) & (week["Date"] <= CHANGED_WEEK[1].isoformat())]
+        console.print(f"{len(delta.requests)} request with {int(delta.requests['messages'].sum())} messages; the "
+                      f"sandbox now has {sorted(set(week['Amount']))} EUR for that week")
+        write_push_report(delta, out / "push-report-delta.html")
+        console.print(f"  request log of the sandbox: {sb.requests_csv_url}")
+
+
+def _calendar(sb) -> pd.DataFrame:
+    import httpx
+
+    s = sb.settings
+    with httpx.Client(verify=_ssl(str(sb.tls.ca_bundle)), auth=(s.username, s.password.reveal())) as client:
+        r = client.get(sb.rates_csv_url)
+        r.raise_for_status()
+    return pd.read_csv(io.BytesIO(r.content), dtype={"InvTypeCode": str, "RatePlanCode": str, "Date": str})
+
+
+def _ssl(ca: str):
+    import ssl
+
+    return ssl.create_default_context(cafile=ca)
+
+
+def _changed_copy(path: Path) -> Path:
+    """A copy of the sample workbook with one week 10 EUR dearer (what an analyst would change)."""
+    from openpyxl import load_workbook
+
+    wb = load_workbook(SAMPLE_RATES[0])
+    ws = wb["Amsterdam"]
+    for row in ws.iter_rows(min_row=2):
+        hotel, room, rate, date, amount = (c.value for c in row[:5])
+        if (room, rate) == ("101", "5001") and isinstance(date, dt.datetime) and \
+                CHANGED_WEEK[0] <= date.date() <= CHANGED_WEEK[1] and isinstance(amount, (int, float)):
+            row[4].value = amount + 10
+    wb.save(path)
+    return path
+
+
+def _notifications(out: Path, console: Console) -> None:
+    console.rule("5. Notifications: token issuance and a receiver (HTTPS on 127.0.0.1)")
+    try:
+        from workbench.notify.demo import run_notification_demo
+    except ImportError as exc:  # pragma: no cover - the notify package ships with the project
+        raise DemoFailed(f"the notification service is missing: {exc}") from exc
+    try:
+        result = run_notification_demo(out / "notify")
+    except Exception as exc:  # the notify demo raises its own error with a message for people
+        raise DemoFailed(f"notifications: {exc}") from exc
+    console.print(result.summary)
+    console.print(f"  inbox: {result.inbox_path}")

@@ -25,7 +25,7 @@ from workbench.notify import NotifyService
 from workbench.sandbox.cns import CnsClient, CnsConfig, Delivery, notification
 from workbench.transport.backoff import RetryPolicy
 
-UNIQUE, REPEATS, SENDERS, KILL_AFTER = 10_000, 1_000, 12, 4_000
+UNIQUE, REPEATS, SENDERS, KILL_AFTER = 10_000, 1_000, 6, 4_000
 
 
 def free_port() -> int:
