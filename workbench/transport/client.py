@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import gzip
 import inspect
+import math
 import random
 import ssl
 import time
@@ -97,6 +98,9 @@ class PlatformClient:
         self.max_in_flight = max(1, max_in_flight or settings.max_in_flight)
         self.gzip_requests = settings.gzip_requests if gzip_requests is None else gzip_requests
         self._rng = rng or random.Random()
+        self._freed: asyncio.Event | None = None
+        self._in_flight = 0
+        self._latency: float | None = None  # moving average of call durations, seconds
         limits = httpx.Limits(max_connections=self.max_in_flight, max_keepalive_connections=self.max_in_flight)
         timeout = httpx.Timeout(settings.timeout_seconds, connect=min(10.0, settings.timeout_seconds))
         self._http = httpx.AsyncClient(
@@ -146,21 +150,26 @@ class PlatformClient:
         started = time.perf_counter()
         waited = 0.0
         for number in range(1, self.retry.max_attempts + 1):
-            ticket = await self.limiter.acquire(op.limit_key)
+            await self._enter(op)
+            try:
+                ticket = await self.limiter.acquire(op.limit_key)
+            except BaseException:
+                self._leave(None)
+                raise
             waited += ticket.waited
             t0 = time.perf_counter()
             try:
                 response = await self._http.post(url, content=payload, headers=headers)
             except httpx.TransportError as exc:
-                self.limiter.release(ticket)
+                self._leave(ticket, time.perf_counter() - t0)
                 verdict = self._transport_error(exc, idempotent)
                 history.append(Attempt(number, None, None, verdict.error, time.perf_counter() - t0, waited))
                 retry_after = None
             except BaseException:
-                self.limiter.release(ticket)
+                self._leave(ticket)
                 raise
             else:
-                self.limiter.release(ticket)
+                self._leave(ticket, time.perf_counter() - t0)
                 verdict = self._answer(response, idempotent, op)
                 history.append(Attempt(number, response.status_code, verdict.ruid, verdict.error,
                                        time.perf_counter() - t0, waited))
@@ -173,6 +182,33 @@ class PlatformClient:
             waited = self.retry.delay(number, retry_after, rng=self._rng)
             await self._sleep(waited)
         raise AssertionError("unreachable: the retry loop always returns")
+
+    # --- how many in flight ---------------------------------------------------------------------
+    def target_in_flight(self, op: Operation) -> int:
+        """Enough calls in flight to keep the quota busy at the latency seen (2x headroom), no more:
+        ``ceil(2 * calls_per_second * latency) + 1``, between 2 and ``max_in_flight``."""
+        rates = [self.limiter.limits[s] / self.limiter.window for s in ("all", op.limit_key)
+                 if s in self.limiter.limits]
+        if not rates or self._latency is None:
+            return min(self.max_in_flight, 8)
+        return max(2, min(self.max_in_flight, math.ceil(2 * min(rates) * self._latency) + 1))
+
+    async def _enter(self, op: Operation) -> None:
+        if self._freed is None:
+            self._freed = asyncio.Event()
+        while self._in_flight >= self.target_in_flight(op):
+            self._freed.clear()
+            await self._freed.wait()
+        self._in_flight += 1
+
+    def _leave(self, ticket: Any, seconds: float | None = None) -> None:
+        if ticket is not None:
+            self.limiter.release(ticket)
+        if seconds is not None:
+            self._latency = seconds if self._latency is None else 0.8 * self._latency + 0.2 * seconds
+        self._in_flight -= 1
+        if self._freed is not None:
+            self._freed.set()
 
     def _answer(self, response: httpx.Response, idempotent: bool, op: Operation) -> _Verdict:
         status, body = response.status_code, response.content

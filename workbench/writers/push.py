@@ -125,9 +125,22 @@ def _send(j: Journal, settings: Settings, target: str, requests: list[RateReques
             await client.send_many(items(), on_result=record)
 
     try:
-        asyncio.run(run())
+        run_blocking(run)
     finally:
         bar.close()
+
+
+def run_blocking(factory: Callable[[], object]) -> object:
+    """Run the coroutine ``factory()`` to completion, also from inside a running event loop
+    (Jupyter), where it runs on a helper thread with its own loop."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(factory())  # type: ignore[arg-type]
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="push") as pool:
+        return pool.submit(lambda: asyncio.run(factory())).result()  # type: ignore[arg-type]
 
 
 def _notice(n: object) -> dict[str, str]:
