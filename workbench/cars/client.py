@@ -93,7 +93,7 @@ class CarSearchClient:
         """POST ``body`` to ``endpoint`` (a name in :class:`Endpoints`); the parsed JSON answer."""
         url = self.connection.url(endpoint)
         path = httpx.URL(url).path
-        content = json.dumps(body, separators=(",", ":"), default=_json_default).encode()
+        content = json.dumps(body, separators=(",", ":"), default=json_default).encode()
         headers = {**self.connection.headers(), "Content-Type": "application/json"}
         attempt = 0
         while True:
@@ -198,7 +198,8 @@ def _json_object(resp: httpx.Response, path: str) -> dict[str, Any]:
     return body
 
 
-def _json_default(value: object) -> object:
+def json_default(value: object) -> object:
+    """JSON for what the client holds: ``Decimal`` as a number, date-times as ISO text."""
     if isinstance(value, Decimal):
         return float(value)
     if isinstance(value, datetime):

@@ -19,6 +19,7 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
+from workbench.cars.client import json_default
 from workbench.cars.errors import CarsError
 
 log = logging.getLogger(__name__)
@@ -101,7 +102,7 @@ class StaticCache:
                 continue
             if str(rid) in rows:
                 warnings.append(f"{kind}: `{id_field}` {rid} appears twice; the later record was kept")
-            rows[str(rid)] = json.dumps(rec, default=_json_default, ensure_ascii=False)
+            rows[str(rid)] = json.dumps(rec, default=json_default, ensure_ascii=False)
         with self._db() as db:
             db.execute("DELETE FROM records WHERE source=? AND kind=?", (source, kind))
             db.executemany("INSERT INTO records (source, kind, id, payload) VALUES (?, ?, ?, ?)",
@@ -141,9 +142,3 @@ def _id_field(kind: str) -> str:
     if kind not in KINDS:
         raise ValueError(f"unknown static list `{kind}`; one of {', '.join(KINDS)}")
     return KINDS[kind]
-
-
-def _json_default(value: object) -> object:
-    if isinstance(value, Decimal):
-        return float(value)
-    raise TypeError(f"cannot store {type(value).__name__} in the static cache")
