@@ -128,7 +128,7 @@ def bench_receiver(label: str, database_url: str | None, toml: str, args: argpar
                     "n": next(serial), "amount": "12.50"})).encode(), "application/json", token)
                     for _ in range(args.count)]
                 stored.append(rate(r, reqs, args.concurrency))
-                ref = [f"GET /.well-known/jwks.json HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode()] * args.count
+                ref = [b"GET /.well-known/jwks.json HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"] * args.count
                 reference.append(rate(r, ref, args.concurrency))
             dup = [post("/notifications", json.dumps(notification("A", {}, uuid="same")).encode(),
                         "application/json", token)] * args.count

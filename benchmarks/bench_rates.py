@@ -119,6 +119,49 @@ def profile(fn: Callable[[], object], top: int = 14) -> list[dict]:
     return [{"total_s": round(total, 3)}, {"own": by_own}, {"cumulative_in_project": by_cum}]
 
 
+def line_times(fn: Callable[[], object], funcs: list[Callable], top: int = 12) -> dict:
+    """Seconds spent on each line of ``funcs`` during one traced run of ``fn`` (calls made on a line
+    count for that line), the costliest lines first, with their source text."""
+    import linecache
+    from collections import defaultdict
+
+    codes = {f.__code__ for f in funcs}
+    spent: dict[tuple, float] = defaultdict(float)
+    last: dict[int, tuple[int, float]] = {}
+    clock = time.perf_counter
+
+    def local(frame, event, arg):
+        now = clock()
+        key = id(frame)
+        if key in last:
+            line, t0 = last[key]
+            spent[(frame.f_code, line)] += now - t0
+        if event == "return":
+            last.pop(key, None)
+        else:
+            last[key] = (frame.f_lineno, clock())
+        return local
+
+    def outer(frame, event, arg):
+        if frame.f_code in codes:
+            last[id(frame)] = (frame.f_lineno, clock())
+            return local
+        return None
+
+    t = clock()
+    sys.settrace(outer)
+    try:
+        fn()
+    finally:
+        sys.settrace(None)
+    total = clock() - t
+    rows = sorted(spent.items(), key=lambda kv: -kv[1])[:top]
+    return {"total_s": round(total, 3), "lines": [
+        {"where": f"{_short_path(code.co_filename)}:{line}", "function": code.co_name, "s": round(sec, 3),
+         "share": round(sec / total, 3), "source": linecache.getline(code.co_filename, line).strip()[:120]}
+        for (code, line), sec in rows]}
+
+
 def _short_path(file: str) -> str:
     root = str(HERE.parent) + os.sep
     if file.startswith(root):
@@ -157,7 +200,12 @@ def fig_load(size: dict, want_profile: bool) -> dict:
            "ratio_vs_arrow": stats["read_rates"]["median_s"] / stats["fastexcel_to_arrow"]["median_s"],
            "target": TARGETS["load"], "met": ratio <= TARGETS["load"] and all(checks.values()), "checks": checks}
     if want_profile or not out["met"]:
+        import loaders._sheets as sheets
+        import loaders.rates as lr
         out["profile"] = profile(lambda: read_rates(path))
+        out["lines"] = line_times(lambda: read_rates(path), [lr.read_rates, lr._read_one, lr._row_cells,
+                                                            lr._type_cells, sheets._read_workbook,
+                                                            sheets._split_header])
     return out
 
 
@@ -291,7 +339,16 @@ def fig_validate(size: dict, want_profile: bool) -> dict:
            "agreement": agreement, "rows_with_errors": failing, "error_share": failing / len(f),
            "issues": len(lead), "planted": case.planted}
     if want_profile or not out["met"]:
-        out["profile"] = profile(lambda: validate_rates(f, registry=reg, as_of=case.as_of, fx=fx))
+        import expectations.groups as eg
+        import expectations.rates as er
+        import loaders.issues as li
+        run = lambda: validate_rates(f, registry=reg, as_of=case.as_of, fx=fx)  # noqa: E731
+        out["profile"] = profile(run)
+        out["lines"] = line_times(run, [er.validate_rates, er._price_rules, er._to_rows, er._date_rules,
+                                        er._room_rate_rules, er._duplicate_rules, eg.property_currency,
+                                        eg.fx_missing, eg.annotate_room_rates, eg._guests_all_or_none,
+                                        eg._occupancy_pricing_without_guests, eg._unknown_property, eg._coverage,
+                                        li.issues_where, li.combine])
     return out
 
 
@@ -439,7 +496,11 @@ def fig_build(size: dict, want_profile: bool) -> dict:
                          "ratio": ratio, "same_xml": same}
         met = met and same and ratio >= TARGETS["build"]
         if want_profile or ratio < TARGETS["build"]:
-            results[kind]["profile"] = profile(lambda: list(iter_requests(c, timestamp=ts)))
+            import workbench.ota.rate_amount as ra
+            import workbench.writers.batches as wb
+            run = lambda: list(iter_requests(c, timestamp=ts))  # noqa: E731
+            results[kind]["profile"] = profile(run)
+            results[kind]["lines"] = line_times(run, [wb.iter_requests, ra.build_request])
     return {"figure": "build", "inputs": results, "target": TARGETS["build"], "met": met,
             "ratio": min(v["ratio"] for v in results.values())}
 
@@ -597,6 +658,10 @@ def report_lines(r: dict) -> str:
     text += details({r["figure"]: r})
     for prof in _profiles(r):
         text += [f"hotspots ({prof[0]}):"] + hotspots(prof[1])
+    for name, lines in _lines(r):
+        text.append(f"costliest lines ({name}; one traced run, {lines['total_s']:.2f} s; inclusive of calls made):")
+        text += [f"  {x['where']} {x['function']}: {x['s']:.2f} s ({x['share']:.0%})  {x['source']}"
+                 for x in lines["lines"]]
     text.append(f"load average before/after: {r['loadavg_before']} / {r['loadavg_after']}; wall {r['wall_s']} s")
     return "\n".join(text)
 
@@ -605,6 +670,12 @@ def _profiles(r: dict) -> list[tuple[str, list[dict]]]:
     if "profile" in r:
         return [(r["figure"], r["profile"])]
     return [(f"build {k}", v["profile"]) for k, v in r.get("inputs", {}).items() if "profile" in v]
+
+
+def _lines(r: dict) -> list[tuple[str, dict]]:
+    if "lines" in r:
+        return [(r["figure"], r["lines"])]
+    return [(f"build {k}", v["lines"]) for k, v in r.get("inputs", {}).items() if "lines" in v]
 
 
 def write_results(results: dict, mode: str, command: str) -> None:
@@ -629,21 +700,16 @@ def write_results(results: dict, mode: str, command: str) -> None:
         *details(results),
         "",
     ]
-    unmet = [(name, p) for name, r in results.items() for name, p in _profiles(r)]
-    if unmet:
-        body.append("Hotspots (cProfile, one run; function and the line it starts on):")
+    traced = [(name, lines) for r in results.values() for name, lines in _lines(r)]
+    if traced:
+        body.append("Hotspots of the targets not met (one run traced line by line; the time of a line includes the "
+                    "calls it makes, so an outer line contains the inner ones; cProfile function totals are in "
+                    "the script's output):")
         body.append("")
-        for name, prof in unmet:
-            total = prof[0]["total_s"]
-            parts = []
-            for x in prof[2]["cumulative_in_project"][:5]:
-                if x["cum_s"] / total < 0.05:
-                    continue
-                callees = [f"`{c['where'].rsplit('/', 1)[-1]}` {c['cum_s'] / total:.0%}"
-                           for c in x.get("callees", []) if c["cum_s"] / total >= 0.05]
-                parts.append(f"`{x['where']}` {x['cum_s'] / total:.0%}" + (f" (in it: {', '.join(callees)})"
-                                                                              if callees else ""))
-            body.append(f"- {name}: " + "; ".join(parts))
+        for name, lines in traced:
+            top = [x for x in lines["lines"] if x["share"] >= 0.03][:7]
+            body.append(f"- {name} ({lines['total_s']:.1f} s traced): " + "; ".join(
+                f"`{x['where']}` {x['function']} {x['share']:.0%} (`{x['source'].replace('|', '/')}`)" for x in top))
         body.append("")
     path.write_text(text[:start] + "\n" + "\n".join(body) + "\n" + text[end:])
 

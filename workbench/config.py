@@ -63,7 +63,7 @@ class Settings:
     # account-specific per-minute limits, e.g. "OTA_HotelRateAmountNotif=600,all=10000"
     rate_limits: str = ""
     rate_limit_window_seconds: float = 60.0  # the limits above count calls per this window
-    max_in_flight: int = 32  # most requests in flight at once (the limiter decides the pace)
+    max_in_flight: int = 64  # most requests in flight at once (the client uses fewer when that suffices)
     timeout_seconds: float = 60.0
     # notification endpoints (E6)
     notify_token_url: str = ""

@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -18,10 +18,15 @@ if TYPE_CHECKING:
     from workbench.notify.service import NotifyService
 
 DEFAULT_STATE = Path(".workbench/notify")
-StateDir = typer.Option(DEFAULT_STATE, "--state-dir", help="Keys, TLS files, notify.env and (by default) notify.db.")
-DatabaseUrl = typer.Option(None, "--database-url", help="postgresql://... or sqlite:///...; default "
-                           "WORKBENCH_DATABASE_URL, else SQLite in the state directory.")
-ConfigFile = typer.Option(None, "--config", help="A notify.toml (default: STATE_DIR/notify.toml if present).")
+StateDir = Annotated[Path, typer.Option("--state-dir", help="Keys, TLS files, notify.env and (by default) notify.db.")]
+DatabaseUrl = Annotated[str | None, typer.Option(
+    "--database-url", help="postgresql://... or sqlite:///...; default WORKBENCH_DATABASE_URL, else SQLite in the "
+    "state directory.")]
+ConfigFile = Annotated[Path | None, typer.Option(
+    "--config", help="A notify.toml (default: STATE_DIR/notify.toml if present).")]
+Out = Annotated[Path | None, typer.Option(help="Write every row to FILE.csv or FILE.xlsx.")]
+EnvFile = Annotated[Path | None, typer.Option(
+    help="Also set WORKBENCH_NOTIFY_CLIENT_ID/SECRET in this env file (mode 0600), e.g. for the CNS stand-in.")]
 
 notify_app = typer.Typer(help="The partner's notification endpoints (token issuance, receiver, request to book).",
                          no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False)
@@ -83,6 +88,13 @@ def _isna(value: Any) -> bool:
         return False
 
 
+def _left(value: Any) -> str:
+    if _isna(value):
+        return ""
+    minutes = int(value.total_seconds() // 60)
+    return f"{minutes // 60} h {minutes % 60:02d} min"
+
+
 def _export(frame: pd.DataFrame, out: Path | None) -> None:
     if out is not None:
         from workbench.reports import write_table
@@ -92,13 +104,15 @@ def _export(frame: pd.DataFrame, out: Path | None) -> None:
 
 
 @notify_app.command()
-def serve(port: int = typer.Option(8443, help="TCP port; 0 picks a free one (see notify.env)."),
-          host: str = typer.Option("127.0.0.1", help="Address to listen on."),
-          state_dir: Path = StateDir, cert: Path = typer.Option(None, help="Server certificate chain (PEM)."),
-          key: Path = typer.Option(None, help="Its private key (PEM)."), database_url: str = DatabaseUrl,
-          config: Path = ConfigFile,
-          alert_command: str = typer.Option(None, help="Shell command run with each alert as JSON on stdin."),
-          log_level: str = typer.Option("warning", help="uvicorn/app log level.")) -> None:
+def serve(port: Annotated[int, typer.Option(help="TCP port; 0 picks a free one (see notify.env).")] = 8443,
+          host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
+          state_dir: StateDir = DEFAULT_STATE,
+          cert: Annotated[Path | None, typer.Option(help="Server certificate chain (PEM).")] = None,
+          key: Annotated[Path | None, typer.Option(help="Its private key (PEM).")] = None,
+          database_url: DatabaseUrl = None, config: ConfigFile = None,
+          alert_command: Annotated[str | None, typer.Option(
+              help="Shell command run with each alert as JSON on stdin.")] = None,
+          log_level: Annotated[str, typer.Option(help="uvicorn/app log level.")] = "warning") -> None:
     """Serve POST /oauth/token and POST /notifications over HTTPS; writes STATE_DIR/notify.env."""
     import logging
 
@@ -115,11 +129,11 @@ def serve(port: int = typer.Option(8443, help="TCP port; 0 picks a free one (see
 
 
 @credentials_app.command("create")
-def credentials_create(state_dir: Path = StateDir, database_url: str = DatabaseUrl,
-                       client_id: str = typer.Option(None, help="Default: cns-<random>."),
-                       note: str = typer.Option("", help="Free text kept with the client."),
-                       env_file: Path = typer.Option(None, help="Also set WORKBENCH_NOTIFY_CLIENT_ID/SECRET in "
-                                                     "this env file (mode 0600), e.g. for the CNS stand-in.")) -> None:
+def credentials_create(state_dir: StateDir = DEFAULT_STATE, database_url: DatabaseUrl = None,
+                       client_id: Annotated[str | None, typer.Option(
+                           help="Default: cns-<random>.")] = None,
+                       note: Annotated[str, typer.Option(help="Free text kept with the client.")] = "",
+                       env_file: EnvFile = None) -> None:
     """Create a client id and a UUID4 secret; the secret is printed once and stored only as a hash."""
     with _service(state_dir, database_url) as svc:
         issued = _run(lambda: svc.credentials.create(client_id, note))
@@ -127,9 +141,9 @@ def credentials_create(state_dir: Path = StateDir, database_url: str = DatabaseU
 
 
 @credentials_app.command("rotate")
-def credentials_rotate(client_id: str = typer.Option(..., help="The client to add a secret to."),
-                       state_dir: Path = StateDir, database_url: str = DatabaseUrl,
-                       env_file: Path = typer.Option(None, help="Update the secret in this env file.")) -> None:
+def credentials_rotate(client_id: Annotated[str, typer.Option(help="The client to add a secret to.")],
+                       state_dir: StateDir = DEFAULT_STATE, database_url: DatabaseUrl = None,
+                       env_file: EnvFile = None) -> None:
     """Add a new secret; the old one stays valid until `retire`."""
     with _service(state_dir, database_url) as svc:
         issued = _run(lambda: svc.credentials.rotate(client_id))
@@ -139,9 +153,10 @@ def credentials_rotate(client_id: str = typer.Option(..., help="The client to ad
 
 
 @credentials_app.command("retire")
-def credentials_retire(client_id: str = typer.Option(...), secret_id: str = typer.Option(
-        None, help="Retire this secret; default: every live secret but the newest."),
-        state_dir: Path = StateDir, database_url: str = DatabaseUrl) -> None:
+def credentials_retire(client_id: Annotated[str, typer.Option(help="The client whose secrets to retire.")],
+                       secret_id: Annotated[str | None, typer.Option(
+                           help="Retire this secret; default: every live secret but the newest.")] = None,
+                       state_dir: StateDir = DEFAULT_STATE, database_url: DatabaseUrl = None) -> None:
     """Retire old secrets of a client (they stop working at once)."""
     with _service(state_dir, database_url) as svc:
         retired = _run(lambda: svc.credentials.retire(client_id, secret_id))
@@ -149,7 +164,7 @@ def credentials_retire(client_id: str = typer.Option(...), secret_id: str = type
 
 
 @credentials_app.command("list")
-def credentials_list(state_dir: Path = StateDir, database_url: str = DatabaseUrl) -> None:
+def credentials_list(state_dir: StateDir = DEFAULT_STATE, database_url: DatabaseUrl = None) -> None:
     """Clients and their secrets (ids and dates only)."""
     with _service(state_dir, database_url) as svc:
         _show(svc.credentials.frame(), "client credentials")
@@ -170,7 +185,7 @@ def _print_secret(issued: Any, env_file: Path | None) -> None:
 
 
 @keys_app.command("rotate")
-def keys_rotate(state_dir: Path = StateDir, config: Path = ConfigFile) -> None:
+def keys_rotate(state_dir: StateDir = DEFAULT_STATE, config: ConfigFile = None) -> None:
     """New signing key now; the old one verifies until its tokens have expired."""
     with _service(state_dir, None, config) as svc:
         key = svc.keyring.rotate()
@@ -178,7 +193,7 @@ def keys_rotate(state_dir: Path = StateDir, config: Path = ConfigFile) -> None:
 
 
 @keys_app.command("list")
-def keys_list(state_dir: Path = StateDir, config: Path = ConfigFile) -> None:
+def keys_list(state_dir: StateDir = DEFAULT_STATE, config: ConfigFile = None) -> None:
     """Signing keys: created, retired, verifying until."""
     import pandas as pd
 
@@ -193,24 +208,28 @@ def keys_list(state_dir: Path = StateDir, config: Path = ConfigFile) -> None:
 
 
 @notify_app.command("list")
-def list_notifications(state_dir: Path = StateDir, database_url: str = DatabaseUrl,
-                       since: str = typer.Option(None, help="`2h`, `7d` or an ISO date/time (UTC)."),
-                       type_: list[str] = typer.Option(None, "--type", help="Only this type (repeatable)."),
-                       out: Path = typer.Option(None, help="Write every row to FILE.csv or FILE.xlsx."),
-                       limit: int = typer.Option(20, help="Rows shown on screen.")) -> None:
+def list_notifications(state_dir: StateDir = DEFAULT_STATE, database_url: DatabaseUrl = None,
+                       since: Annotated[str | None, typer.Option(
+                           help="`2h`, `7d` or an ISO date/time (UTC).")] = None,
+                       type_: Annotated[list[str] | None, typer.Option(
+                           "--type", help="Only this type (repeatable).")] = None,
+                       out: Out = None,
+                       limit: Annotated[int, typer.Option(help="Rows shown on screen.")] = 20) -> None:
     """The received notifications (flattened metadata, raw payload)."""
     from workbench.notify.frames import notifications_frame, parse_since
 
     since_ts = _run(lambda: parse_since(since)) if since else None
     with _service(state_dir, database_url) as svc:
         frame = notifications_frame(svc.store, since=since_ts, types=type_ or None)
-    _show(frame.drop(columns=["body"]), f"{len(frame)} notifications", limit)
+    screen = frame[["received_at", "uuid", "type", "payload_version", "client_id", "payload"]].copy()
+    screen["received_at"] = screen["received_at"].dt.strftime("%Y-%m-%d %H:%M:%S")
+    screen["payload"] = screen["payload"].str.slice(0, 60)
+    _show(screen, f"{len(frame)} notifications", limit)
     _export(frame, out)
 
 
 @notify_app.command("dead-letters")
-def dead_letters(state_dir: Path = StateDir, database_url: str = DatabaseUrl,
-                 out: Path = typer.Option(None, help="Write to FILE.csv or FILE.xlsx.")) -> None:
+def dead_letters(state_dir: StateDir = DEFAULT_STATE, database_url: DatabaseUrl = None, out: Out = None) -> None:
     """Bodies refused for lacking a usable metadata.uuid, kept for inspection."""
     from workbench.notify.frames import dead_letters_frame
 
@@ -221,8 +240,7 @@ def dead_letters(state_dir: Path = StateDir, database_url: str = DatabaseUrl,
 
 
 @notify_app.command("alerts")
-def alerts(state_dir: Path = StateDir, database_url: str = DatabaseUrl,
-           out: Path = typer.Option(None, help="Write to FILE.csv or FILE.xlsx.")) -> None:
+def alerts(state_dir: StateDir = DEFAULT_STATE, database_url: DatabaseUrl = None, out: Out = None) -> None:
     """Alerts raised by the service (401 bursts, request-to-book deadlines)."""
     from workbench.notify.frames import alerts_frame
 
@@ -233,13 +251,16 @@ def alerts(state_dir: Path = StateDir, database_url: str = DatabaseUrl,
 
 
 @notify_app.command("requests")
-def requests_(state_dir: Path = StateDir, database_url: str = DatabaseUrl, config: Path = ConfigFile,
-              all_: bool = typer.Option(False, "--all", help="Also closed requests (booked, declined, ...)."),
-              out: Path = typer.Option(None, help="Write to FILE.csv or FILE.xlsx.")) -> None:
+def requests_(state_dir: StateDir = DEFAULT_STATE, database_url: DatabaseUrl = None, config: ConfigFile = None,
+              all_: Annotated[bool, typer.Option("--all", help="Also closed requests (booked, declined, ...).")] = False,
+              out: Out = None) -> None:
     """Request-to-book requests: state, deadline and time left (open ones first)."""
     with _service(state_dir, database_url, config) as svc:
         frame = svc.requests.frame(open_only=not all_)
-    _show(frame.drop(columns=["notification_uuid"]), f"{len(frame)} {'' if all_ else 'open '}requests to book")
+    screen = frame[["request_id", "hotel_id", "state", "checkin", "deadline", "time_left", "decision", "note"]].copy()
+    screen["deadline"] = screen["deadline"].dt.strftime("%Y-%m-%d %H:%M")
+    screen["time_left"] = [_left(v) for v in screen["time_left"]]
+    _show(screen, f"{len(frame)} {'' if all_ else 'open '}requests to book")
     near = frame[frame["near_deadline"]]
     if len(near):
         typer.echo(f"WARNING: {len(near)} request(s) near their deadline: {', '.join(near['request_id'])}")
@@ -247,10 +268,10 @@ def requests_(state_dir: Path = StateDir, database_url: str = DatabaseUrl, confi
 
 
 @notify_app.command("decide")
-def decide(request_id: str = typer.Argument(..., help="The request's id (see `workbench notify requests`)."),
-           decision: str = typer.Argument(..., help="accept or decline"),
-           note: str = typer.Option("", help="Kept with the decision."), state_dir: Path = StateDir,
-           database_url: str = DatabaseUrl, config: Path = ConfigFile) -> None:
+def decide(request_id: Annotated[str, typer.Argument(help="The request's id (see `workbench notify requests`).")],
+           decision: Annotated[str, typer.Argument(help="accept or decline")],
+           note: Annotated[str, typer.Option(help="Kept with the decision.")] = "",
+           state_dir: StateDir = DEFAULT_STATE, database_url: DatabaseUrl = None, config: ConfigFile = None) -> None:
     """Record the partner's decision on a request to book (refused after the 24 h window)."""
     with _service(state_dir, database_url, config) as svc:
         state = _run(lambda: svc.requests.decide(request_id, decision.lower(), note))
@@ -258,12 +279,16 @@ def decide(request_id: str = typer.Argument(..., help="The request's id (see `wo
 
 
 @notify_app.command("send")
-def send(files: list[Path] = typer.Argument(None, help="JSON files, each an envelope or a list of envelopes."),
-         type_: str = typer.Option(None, "--type", help="Send one notification of this type instead."),
-         payload: str = typer.Option("{}", help="Its payload (JSON)."), state_dir: Path = StateDir,
-         env_file: Path = typer.Option(None, help="Settings with WORKBENCH_NOTIFY_* (default: environment, "
-                                       ".env, then STATE_DIR/notify.env for the URLs)."),
-         concurrency: int = typer.Option(4)) -> None:
+def send(files: Annotated[list[Path] | None, typer.Argument(
+             help="JSON files, each an envelope or a list of envelopes.")] = None,
+         type_: Annotated[str | None, typer.Option(
+             "--type", help="Send one notification of this type instead.")] = None,
+         payload: Annotated[str, typer.Option(help="Its payload (JSON).")] = "{}",
+         state_dir: StateDir = DEFAULT_STATE,
+         env_file: Annotated[Path | None, typer.Option(
+             help="Settings with WORKBENCH_NOTIFY_* (default: environment, .env, then STATE_DIR/notify.env for "
+                  "the URLs).")] = None,
+         concurrency: Annotated[int, typer.Option(help="Deliveries in flight.")] = 4) -> None:
     """Deliver notifications as the platform's notification service would (the CNS stand-in)."""
     from workbench.config import Settings
     from workbench.sandbox.cns import CnsClient, CnsConfig, notification

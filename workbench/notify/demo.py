@@ -6,7 +6,7 @@ from __future__ import annotations
 import secrets
 import ssl
 from dataclasses import dataclass
-from datetime import date, datetime, timedelta, timezone
+from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 
 import httpx
@@ -94,7 +94,7 @@ def _envelopes() -> list[dict]:
         notification("REQUEST_TO_BOOK", {"request_id": f"RTB-{run}", "hotel_id": 1234567,
                                          "checkin": checkin.isoformat(),
                                          "checkout": (checkin + timedelta(days=3)).isoformat(),
-                                         "requested_at": datetime.now(timezone.utc).isoformat(timespec="seconds")}),
+                                         "requested_at": datetime.now(UTC).isoformat(timespec="seconds")}),
         payout,  # the platform delivers at least once: a repeat
     ]
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Sequence
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +20,7 @@ _RELATIVE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(m|min|h|d|w)\s*$", re.IGNORECASE
 
 def parse_since(text: str, now: datetime | None = None) -> float:
     """``--since`` as a Unix time: ``30m``, ``2h``, ``7d``, ``1w`` ago, or an ISO date/time (UTC if naive)."""
-    now = now or datetime.now(timezone.utc)
+    now = now or datetime.now(UTC)
     m = _RELATIVE.match(text)
     if m:
         unit = {"m": "minutes", "min": "minutes", "h": "hours", "d": "days", "w": "weeks"}[m.group(2).lower()]
@@ -29,7 +29,7 @@ def parse_since(text: str, now: datetime | None = None) -> float:
         dt = datetime.fromisoformat(text.strip())
     except ValueError:
         raise ValueError(f"`--since {text}` is not a time: use e.g. `2h`, `7d` or `2025-06-01T08:00`") from None
-    return (dt if dt.tzinfo else dt.replace(tzinfo=timezone.utc)).timestamp()
+    return (dt if dt.tzinfo else dt.replace(tzinfo=UTC)).timestamp()
 
 
 def notifications_frame(store: NotifyStore, since: float | None = None,

@@ -16,7 +16,7 @@ import json
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from datetime import date, datetime, timezone
+from datetime import UTC, date, datetime
 from typing import Any
 
 import pandas as pd
@@ -265,12 +265,12 @@ def _parse_time(value: Any) -> float | None:
         dt = datetime.fromisoformat(value.strip())
     except ValueError:
         return None
-    return (dt if dt.tzinfo else dt.replace(tzinfo=timezone.utc)).timestamp()
+    return (dt if dt.tzinfo else dt.replace(tzinfo=UTC)).timestamp()
 
 
 def _utc_date(ts: float) -> date:
-    return datetime.fromtimestamp(ts, timezone.utc).date()
+    return datetime.fromtimestamp(ts, UTC).date()
 
 
 def _iso(value: float | None) -> str:
-    return "?" if value is None else datetime.fromtimestamp(value, timezone.utc).isoformat(timespec="minutes")
+    return "?" if value is None else datetime.fromtimestamp(value, UTC).isoformat(timespec="minutes")

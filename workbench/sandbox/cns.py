@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import concurrent.futures
 import json
 import ssl
 import time
@@ -209,11 +210,20 @@ class CnsClient:
 
     @classmethod
     def deliver_all(cls, config: CnsConfig, envelopes: Iterable[dict[str, Any]], concurrency: int = 8) -> list[Delivery]:
-        """Blocking helper: deliver ``envelopes`` and return the outcomes."""
+        """Blocking helper: deliver ``envelopes`` and return the outcomes.
+
+        Works inside Jupyter too: when this thread already runs an event loop, the deliveries
+        run on their own loop in a worker thread.
+        """
         async def run() -> list[Delivery]:
             async with cls(config, concurrency=concurrency) as client:
                 return await client.deliver_many(envelopes, concurrency)
-        return asyncio.run(run())
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:
+            return asyncio.run(run())
+        with concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="cns") as pool:
+            return pool.submit(asyncio.run, run()).result()
 
 
 def _jwt_lifetime(token: str) -> float:

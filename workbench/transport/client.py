@@ -185,13 +185,14 @@ class PlatformClient:
 
     # --- how many in flight ---------------------------------------------------------------------
     def target_in_flight(self, op: Operation) -> int:
-        """Enough calls in flight to keep the quota busy at the latency seen (2x headroom), no more:
-        ``ceil(2 * calls_per_second * latency) + 1``, between 2 and ``max_in_flight``."""
+        """Enough calls in flight to keep the quota busy at the latency seen, with headroom for the
+        burst that opens each window, and no more: ``ceil(4 * calls_per_second * latency) + 4``,
+        at most ``max_in_flight``. (More in flight than needed costs client CPU per call.)"""
         rates = [self.limiter.limits[s] / self.limiter.window for s in ("all", op.limit_key)
                  if s in self.limiter.limits]
         if not rates or self._latency is None:
             return min(self.max_in_flight, 8)
-        return max(2, min(self.max_in_flight, math.ceil(2 * min(rates) * self._latency) + 1))
+        return min(self.max_in_flight, math.ceil(4 * min(rates) * self._latency) + 4)
 
     async def _enter(self, op: Operation) -> None:
         if self._freed is None:

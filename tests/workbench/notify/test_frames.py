@@ -3,12 +3,18 @@
 from __future__ import annotations
 
 import json
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import pandas as pd
 import pytest
 
-from workbench.notify import NotifyService, expand_payload, notifications_frame, parse_since, read_notifications
+from workbench.notify import (
+    NotifyService,
+    expand_payload,
+    notifications_frame,
+    parse_since,
+    read_notifications,
+)
 from workbench.notify.store import Notification
 
 
@@ -41,21 +47,21 @@ def test_empty_frame_has_the_columns(service: NotifyService) -> None:
 
 def test_read_notifications_filters(service: NotifyService) -> None:
     add(service, "old", "A", 1_700_000_000.0)
-    add(service, "new", "B", datetime.now(timezone.utc).timestamp())
+    add(service, "new", "B", datetime.now(UTC).timestamp())
     url = None if service.db.dialect == "sqlite" else service.db.url
     assert read_notifications(service.state_dir, url, since="1d")["uuid"].tolist() == ["new"]
     assert read_notifications(service.state_dir, url, types=["A"])["uuid"].tolist() == ["old"]
     assert read_notifications(service.state_dir, url, since="2023-11-15")["uuid"].tolist() == ["new"]
 
 
-NOW = datetime(2026, 1, 10, 12, 0, tzinfo=timezone.utc)
+NOW = datetime(2026, 1, 10, 12, 0, tzinfo=UTC)
 
 
 @pytest.mark.parametrize(("text", "expected"), [
-    ("30m", datetime(2026, 1, 10, 11, 30, tzinfo=timezone.utc)), ("2h", datetime(2026, 1, 10, 10, tzinfo=timezone.utc)),
-    ("7d", datetime(2026, 1, 3, 12, tzinfo=timezone.utc)), ("1w", datetime(2026, 1, 3, 12, tzinfo=timezone.utc)),
-    ("2026-01-01", datetime(2026, 1, 1, tzinfo=timezone.utc)),
-    ("2026-01-01T08:00+01:00", datetime(2026, 1, 1, 7, tzinfo=timezone.utc)),
+    ("30m", datetime(2026, 1, 10, 11, 30, tzinfo=UTC)), ("2h", datetime(2026, 1, 10, 10, tzinfo=UTC)),
+    ("7d", datetime(2026, 1, 3, 12, tzinfo=UTC)), ("1w", datetime(2026, 1, 3, 12, tzinfo=UTC)),
+    ("2026-01-01", datetime(2026, 1, 1, tzinfo=UTC)),
+    ("2026-01-01T08:00+01:00", datetime(2026, 1, 1, 7, tzinfo=UTC)),
 ])
 def test_parse_since(text: str, expected: datetime) -> None:
     assert parse_since(text, NOW) == expected.timestamp()

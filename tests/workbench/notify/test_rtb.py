@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from datetime import date, datetime, timedelta, timezone
+from datetime import UTC, date, datetime, timedelta
 
 import pytest
 from hypothesis import given, settings
@@ -34,12 +34,12 @@ from workbench.notify.rtb import (
 from workbench.notify.store import Notification
 
 H = 3600.0
-T0 = datetime(2026, 6, 1, 10, 0, tzinfo=timezone.utc).timestamp()
+T0 = datetime(2026, 6, 1, 10, 0, tzinfo=UTC).timestamp()
 CFG = RequestToBookConfig()
 
 
 def request(at: float = T0, days_ahead: int = 10, rid: str = "R1") -> RtbEvent:
-    checkin = datetime.fromtimestamp(at, timezone.utc).date() + timedelta(days=days_ahead)
+    checkin = datetime.fromtimestamp(at, UTC).date() + timedelta(days=days_ahead)
     return RtbEvent("request", rid, at, "u-" + rid, "42", checkin, checkin + timedelta(days=2))
 
 
@@ -105,7 +105,7 @@ def post_request(service: NotifyService, rid: str, requested_at: datetime, days_
 
 
 def test_decisions_are_recorded_and_late_ones_refused(service: NotifyService) -> None:
-    now = datetime.now(timezone.utc)
+    now = datetime.now(UTC)
     post_request(service, "R-acc", now - timedelta(hours=2))
     post_request(service, "R-dec", now - timedelta(hours=3))
     post_request(service, "R-late", now - timedelta(hours=25))
@@ -132,13 +132,13 @@ def test_decisions_are_recorded_and_late_ones_refused(service: NotifyService) ->
 
 
 def test_ineligible_request_cannot_be_decided(service: NotifyService) -> None:
-    post_request(service, "R-soon", datetime.now(timezone.utc), days_ahead=1)
+    post_request(service, "R-soon", datetime.now(UTC), days_ahead=1)
     with pytest.raises(InvalidTransition, match="ineligible"):
         service.requests.decide("R-soon", "accept")
 
 
 def test_requests_near_their_deadline_raise_alerts_once(service: NotifyService) -> None:
-    now = datetime.now(timezone.utc)
+    now = datetime.now(UTC)
     post_request(service, "R-near", now - timedelta(hours=22))
     post_request(service, "R-far", now - timedelta(hours=1))
     seen = []
@@ -170,7 +170,7 @@ def test_types_and_field_paths_are_configurable(tmp_path, database_url: str | No
 
 
 def _check_custom(service: NotifyService) -> None:
-    now = datetime.now(timezone.utc)
+    now = datetime.now(UTC)
     checkin = (now + timedelta(days=8)).date().isoformat()
     post_request(service, "C1", now, type_="RTB_NEW", payload={
         "booking": {"id": "C1"}, "property": {"id": 7}, "stay": {"from": checkin, "to": checkin},

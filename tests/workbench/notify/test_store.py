@@ -15,7 +15,14 @@ from hypothesis import strategies as st
 from workbench.notify import NotifyService, StoreError
 from workbench.notify.db import Database, redact_url
 from workbench.notify.envelope import parse_envelope
-from workbench.notify.store import ACCEPTED, DUPLICATE, DUPLICATE_DIFFERENT, DeadLetter, Notification, NotifyStore
+from workbench.notify.store import (
+    ACCEPTED,
+    DUPLICATE,
+    DUPLICATE_DIFFERENT,
+    DeadLetter,
+    Notification,
+    NotifyStore,
+)
 
 
 def note(uuid: str, body: str | None = None, type_: str = "T") -> Notification:

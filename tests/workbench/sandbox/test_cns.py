@@ -181,3 +181,14 @@ def test_notification_envelope_shape() -> None:
     assert set(env) == {"metadata", "payload"}
     assert env["metadata"]["type"] == "PAYOUT_UPDATE" and env["metadata"]["payloadVersion"] == "1.0"
     assert len(env["metadata"]["uuid"]) == 36
+
+
+def test_deliver_all_works_inside_a_running_event_loop(live) -> None:  # noqa: ANN001
+    """As in Jupyter, where the cell already runs inside an event loop."""
+    _, config = live
+
+    async def cell() -> list:
+        return CnsClient.deliver_all(config, [notification("A", {})])
+
+    [result] = asyncio.run(cell())
+    assert result.delivered
