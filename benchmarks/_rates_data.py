@@ -74,7 +74,7 @@ def _write_rates_xlsx(path: Path, n_rows: int, seed: int) -> dict:
     for hotel, room, plan, cur in series:
         base = rng.integers(0, len(prices) - 3)
         # weekday / weekend pattern with a price change each month, like a real price list
-        for d, night in enumerate(nights):
+        for night in nights:
             if written == n_rows:
                 break
             cents = int(prices[base + (1 if night.weekday() >= 4 else 0) + (night.month % 2)])

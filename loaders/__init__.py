@@ -8,7 +8,9 @@ from loaders.errors import LoadError
 from loaders.issues import ISSUE_COLUMNS, empty_issues
 from loaders.rates import Loaded, read_rates, sheet_headers, weekday_mask
 from loaders.registry import Registry, read_registry
-from loaders.schemas import RATES_COLUMNS
+from loaders.rooms import RoomsLoaded, read_rooms
+from loaders.schemas import AMENITIES_COLUMNS, RATES_COLUMNS, ROOMS_COLUMNS, SUBROOMS_COLUMNS
 
-__all__ = ["ISSUE_COLUMNS", "LoadError", "Loaded", "RATES_COLUMNS", "Registry", "empty_issues", "read_rates",
-           "read_registry", "sheet_headers", "weekday_mask"]
+__all__ = ["AMENITIES_COLUMNS", "ISSUE_COLUMNS", "LoadError", "Loaded", "RATES_COLUMNS", "ROOMS_COLUMNS", "Registry",
+           "RoomsLoaded", "SUBROOMS_COLUMNS", "empty_issues", "read_rates", "read_registry", "read_rooms",
+           "sheet_headers", "weekday_mask"]

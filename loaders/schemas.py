@@ -112,3 +112,114 @@ ROOM_RATE_FIELDS: tuple[Field, ...] = (
           "1 when a child rate inherits its parent's price"),
     Field("read_only", "ReadOnly", ("ReadOnly", "readonly", "read_only"), "1 when prices cannot be pushed"),
 )
+
+
+# --- room types, sub-rooms and room amenities (OTA_HotelInvNotif / OTA_HotelDescriptiveInfo) -------------
+
+def _f(name: str, ota: str, *aliases: str, description: str = "") -> Field:
+    return Field(name, ota, (ota, name, *aliases), description)
+
+
+#: A room is referred to by ``InvCode`` (the platform's id) or ``RoomID`` (the partner's own id).
+ROOM_REF_FIELDS: tuple[Field, ...] = (
+    _f("hotel_code", "HotelCode", "hotel_id", "hotel", "property_id", description="the platform's property id"),
+    _f("inv_code", "InvCode", "InvTypeCode", "room_type_id", "ID",
+       description="the platform's room type id; blank on the Rooms sheet = a room type to create"),
+    _f("room_id", "RoomID", "partner_room_id", description="the partner's own id of the room type (a whole number)"),
+)
+
+#: The Rooms sheet: one row per room type.
+ROOM_TYPE_FIELDS: tuple[Field, ...] = (
+    *ROOM_REF_FIELDS,
+    _f("room_type", "RoomType", "room_type_code", description="BCRT room type code or name (1 or Apartment)"),
+    _f("room_name", "RoomTypeName", "RoomName", "name", "Description", description="the room type's name"),
+    _f("max_occupancy", "MaxOccupancy", description="most guests"),
+    _f("max_adult_occupancy", "MaxAdultOccupancy", "max_adults", description="most adults"),
+    _f("max_child_occupancy", "MaxChildOccupancy", "max_children", description="most children"),
+    _f("max_child_payable_occupancy", "MaxChildPayableOccupancy", "max_child_payable",
+       description="children priced as children (TPA_Extensions/Occupancy); further children pay as adults"),
+    _f("quantity", "Quantity", "units", "number_of_units", description="number of units of this type"),
+    _f("non_smoking", "NonSmoking", description="1 non-smoking, 0 smoking allowed, 2 both"),
+    _f("size_measurement", "SizeMeasurement", "size", description="size of the unit"),
+    _f("size_measurement_unit", "SizeMeasurementUnit", "size_unit", description="sqm (default) or sqft"),
+    _f("maximum_additional_guests", "MaximumAdditionalGuests", "additional_guests",
+       description="guests in cribs or extra beds"),
+    _f("max_cribs", "MaxCribs", "cribs", description="cribs; 1 here and in MaxRollaways = one or the other"),
+    _f("max_rollaways", "MaxRollaways", "rollaways", "extra_beds", description="extra beds"),
+    _f("apartment_room_capacity", "ApartmentRoomCapacity", description="rooms of an apartment (allows sub-rooms)"),
+)
+
+#: The SubRooms sheet: one row per bedroom, living room or bathroom of a room type.
+SUBROOM_FIELDS: tuple[Field, ...] = (
+    *ROOM_REF_FIELDS,
+    _f("subroom", "SubRoom", "SubRoomID", "SubRoomKey", "sub_room", "sub_room_id",
+       description="the sub-room's key within its room, e.g. `Bedroom 1`"),
+    _f("subroom_type", "RoomType", "SubRoomType", "sub_room_type", description="Bedroom, Living room or Bathroom"),
+    _f("max_guests", "MaxGuests", description="guests sleeping in this sub-room"),
+    _f("number", "Number", description="how many of them (Bathroom or Living room only)"),
+    _f("private_bathroom", "PrivateBathroom", description="1 when the sub-room has its own bathroom"),
+    _f("remove", "Remove", description="1 to remove this sub-room from the platform"),
+)
+
+#: The Amenities sheet: one row per amenity of a room type (or of one of its sub-rooms: beds only).
+AMENITY_FIELDS: tuple[Field, ...] = (
+    *ROOM_REF_FIELDS,
+    _f("subroom", "SubRoom", "SubRoomID", "SubRoomKey", "sub_room", description="blank for the room's own amenities"),
+    _f("amenity_code", "AmenityCode", "amenity", "code", description="RMA code"),
+    _f("room_amenity_code", "RoomAmenityCode", description="RMA code (must equal AmenityCode when both are given)"),
+    _f("value", "Value", "count", description="how many (beds); 0 or the word `remove` removes the amenity"),
+    _f("quantity", "Quantity", description="same as Value"),
+    _f("configuration", "Configuration", description="bed types only: 1 standard, 2 alternative arrangement"),
+)
+
+_PROV = {"source": "string", "sheet": "string", "row": "Int64"}
+
+#: The canonical rooms frame: one row per room type.
+ROOMS_COLUMNS: dict[str, str] = {
+    "hotel_code": "Int64",                   # SellableProducts@HotelCode
+    "inv_code": "string",                    # SellableProduct@InvCode / GuestRoom@ID (NA = to create)
+    "room_id": "string",                     # Room@RoomID (the partner's id)
+    "room_type": "string",                   # Room@RoomType as given (BCRT code or name)
+    "room_name": "string",                   # GuestRoom/Description/Text, RoomTypeName
+    "max_occupancy": "Int64",                # Occupancy@MaxOccupancy
+    "max_adult_occupancy": "Int64",          # Occupancy@MaxAdultOccupancy
+    "max_child_occupancy": "Int64",          # Occupancy@MaxChildOccupancy
+    "max_child_payable_occupancy": "Int64",  # TPA_Extensions/Occupancy@MaxChildPayableOccupancy
+    "quantity": "Int64",                     # Room@Quantity
+    "non_smoking": "Int64",                  # Room@NonSmoking: 1, 0, 2
+    "size_measurement": "Int64",             # Room@SizeMeasurement
+    "size_measurement_unit": "string",       # Room@SizeMeasurementUnit: sqm, sqft
+    "maximum_additional_guests": "Int64",    # Quantities@MaximumAdditionalGuests
+    "max_cribs": "Int64",                    # Quantities@MaxCribs
+    "max_rollaways": "Int64",                # Quantities@MaxRollaways
+    "apartment_room_capacity": "Int64",      # (allows sub-rooms for other room types)
+    **_PROV,
+}
+
+#: The canonical sub-rooms frame: one row per (hotel, room, sub-room).
+SUBROOMS_COLUMNS: dict[str, str] = {
+    "hotel_code": "Int64", "inv_code": "string", "room_id": "string",
+    "subroom": "string",                     # key within the room, e.g. "Bedroom 1"
+    "subroom_type": "string",                # SubRoom@RoomType: Bedroom, Living room, Bathroom
+    "max_guests": "Int64",                   # SubRoom@MaxGuests
+    "number": "Int64",                       # SubRoom@Number
+    "private_bathroom": "Int64",             # SubRoom@PrivateBathroom 0/1
+    "remove": "boolean",                     # the analyst asks to remove this sub-room
+    **_PROV,
+}
+
+#: The canonical room-amenities frame: one row per (hotel, room, [sub-room], amenity).
+AMENITIES_COLUMNS: dict[str, str] = {
+    "hotel_code": "Int64", "inv_code": "string", "room_id": "string",
+    "subroom": "string",                     # NA = the room's own Amenities
+    "amenity_code": "Int64",                 # AmenityCode (or RoomAmenityCode when only that is given)
+    "room_amenity_code": "Int64",            # RoomAmenityCode as given (checked equal to AmenityCode)
+    "value": "Int64",                        # Value / Quantity (NA = not given; 0 = remove)
+    "configuration": "Int64",                # Configuration 1/2 (bed types only)
+    "remove": "boolean",                     # Value 0 or the word `remove`
+    **_PROV,
+}
+
+
+def empty_frame(columns: dict[str, str]) -> pd.DataFrame:
+    return pd.DataFrame({c: pd.Series(dtype=t) for c, t in columns.items()})

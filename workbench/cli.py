@@ -24,6 +24,9 @@ app.add_typer(notify_app, name="notify")
 
 app.add_typer(validate_app, name="validate")
 app.add_typer(push_app, name="push")
+from workbench.cli_rooms import fetch_app  # noqa: E402  (also registers `validate rooms` and `push rooms`)
+
+app.add_typer(fetch_app, name="fetch")
 from workbench.cars.cli import app as cars_app  # noqa: E402
 
 app.add_typer(cars_app, name="cars")

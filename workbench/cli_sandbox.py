@@ -43,6 +43,9 @@ def serve(
         show_default=False)] = None,
     fx: Annotated[Path | None, typer.Option(
         "--fx", help="FX table for the price cap (default: data/fx/eur_fx.csv).", show_default=False)] = None,
+    provider_type: Annotated[str, typer.Option(
+        "--provider-type", help="The machine account's provider type; `Home` sees OTA_HotelInvNotif deprecated "
+                                "(a DEPRECATED_OPERATION warning before 2026-12-31, an error from then on).")] = "Hotel",
 ) -> None:
     """Serve the platform sandbox until Ctrl-C; writes STATE_DIR/connection.env for clients."""
     import tempfile
@@ -69,9 +72,11 @@ def serve(
     except ValueError as exc:
         _fail(str(exc))
         return
+    if not provider_type.strip():
+        _fail("--provider-type must not be empty (e.g. `Hotel` or `Home`)")
     directory = state_dir or Path(tempfile.mkdtemp(prefix="workbench-sandbox-"))
     config = SandboxConfig(state_dir=directory, limits=custom, limit_window=limit_window, faults=faults,
-                           today=pinned)
+                           today=pinned, provider_type=provider_type.strip())
     if registry is not None:
         config.registry_path = registry
     if fx is not None:
@@ -89,7 +94,9 @@ def serve(
                       + ", ".join(f"{k}={v}" for k, v in sorted(sb.limits.limits.items())))
         if sb.faults.spec.active:
             console.print(f"  faults        {faults}")
+        console.print(f"  provider type {sb.config.provider_type}")
         console.print(f"  calendar      {running.rates_csv_url}")
+        console.print(f"  room types    {running.base_url}/_sandbox/rooms.csv (amenities.csv, subrooms.csv)")
         console.print(f"  request log   {running.requests_csv_url}")
         console.print(f"Client settings: [bold]{running.connection_file}[/] (load with "
                       "Settings.from_file(path)). Ctrl-C stops.")

@@ -24,7 +24,7 @@ from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import Route
 
 from workbench.ota.ns import UnsafeXMLError, XMLSyntaxError, parse_xml
-from workbench.sandbox import lookups
+from workbench.sandbox import lookups, rooms
 from workbench.sandbox.endpoints import BY_NAME, ENDPOINTS, GENERAL, PCI, Endpoint, routes_for
 from workbench.sandbox.faults import FaultInjector
 from workbench.sandbox.fx import DEFAULT_FX_FILE, read_fx_table
@@ -41,6 +41,8 @@ from workbench.sandbox.protocol import (
     ota_body,
 )
 from workbench.sandbox.rates import DEFAULT_VERSION, SUPPORTED_VERSIONS, Issue, RateRules
+from workbench.sandbox.room_codes import default_room_codes
+from workbench.sandbox.room_state import DEFAULT_PLATFORM_ROOMS, RoomTypeStore
 from workbench.sandbox.seed import DEFAULT_REGISTRY, load_registry
 from workbench.sandbox.store import Store
 
@@ -51,7 +53,10 @@ XML_MEDIA = "application/xml"
 @dataclass
 class SandboxConfig:
     """How a sandbox behaves. ``limits`` (calls per ``limit_window`` seconds) override the
-    spec's table by endpoint name or ``all``; ``today`` pins the CET date of the rate window."""
+    spec's table by endpoint name or ``all``; ``today`` pins the CET date of the rate window and of
+    the ``OTA_HotelInvNotif`` sunset; ``provider_type`` is the machine account's provider type
+    (``Home`` sees ``OTA_HotelInvNotif`` deprecated); ``platform_rooms_path`` adds amenities, beds
+    and sub-rooms to the seeded room types (None: none)."""
 
     state_dir: Path | None = None
     registry_path: Path = DEFAULT_REGISTRY
@@ -64,6 +69,8 @@ class SandboxConfig:
     pci_host: str = "localhost"
     username: str = "sandbox"
     password: str | None = None  # None: generated once and kept in the state
+    provider_type: str = "Hotel"
+    platform_rooms_path: Path | None = DEFAULT_PLATFORM_ROOMS
 
 
 @dataclass
@@ -100,6 +107,9 @@ class Sandbox:
         self.fx = read_fx_table(config.fx_path)
         self.registry = self.store.registry()
         self.rules = RateRules(self.registry, self.fx)
+        self.room_types = RoomTypeStore(self.store)
+        self.room_types.seed_if_new(self.registry, config.platform_rooms_path)
+        self.room_codes = default_room_codes()
         self.limits = SlidingWindowLimits(config.limits, config.limit_window)
         self.faults = FaultInjector(config.faults)
         username, stored = self.store.account(config.username)
@@ -287,6 +297,8 @@ async def _not_implemented(sb: Sandbox, call: Call) -> Reply:
 
 BUILTIN_HANDLERS: dict[str, Handler] = {
     "OTA_HotelRateAmountNotif": _rate_amount,
+    "OTA_HotelInvNotif": rooms.inv_notif,
+    "OTA_HotelDescriptiveInfo": rooms.descriptive_info,
     "roomrates": _roomrates,
     "currencies": _static(lookups.currencies),
     "countries": _static(lookups.countries),
@@ -327,6 +339,22 @@ def create_app(config: SandboxConfig | None = None, handlers: Mapping[str, Handl
     async def requests_csv(request: Request) -> Response:
         return PlainTextResponse(sandbox.store.requests_csv(), media_type="text/csv; charset=utf-8")
 
+    def room_csv(kind: str) -> Callable[[Request], Awaitable[Response]]:
+        async def view(request: Request) -> Response:
+            return PlainTextResponse(sandbox.room_types.csv(kind), media_type="text/csv; charset=utf-8")
+        return view
+
+    async def set_room_active(request: Request) -> Response:
+        text = (await request.body()).decode("utf-8", "replace").strip()
+        hotel, inv = request.path_params["hotel"], request.path_params["inv"]
+        if text not in ("0", "1"):
+            return JSONResponse({"error": "send `0` (deactivate) or `1` (activate) as the body", "ruid": new_ruid()},
+                                status_code=400)
+        if not sandbox.room_types.set_active(hotel, inv, text == "1"):
+            return JSONResponse({"error": f"no room type `{inv}` at hotel `{hotel}`", "ruid": new_ruid()},
+                                status_code=404)
+        return JSONResponse({"hotel_code": hotel, "inv_code": inv, "active": text == "1", "ruid": new_ruid()})
+
     async def health(request: Request) -> Response:
         return JSONResponse({"status": "ok", "hosts": sandbox.hosts, "today": sandbox.today().isoformat(),
                              "limits": sandbox.limits.limits, "limit_window": sandbox.limits.window,
@@ -346,6 +374,8 @@ def create_app(config: SandboxConfig | None = None, handlers: Mapping[str, Handl
         return Response(body, status_code=404, media_type=XML_MEDIA)
 
     routes = [r for e in ENDPOINTS for r in platform_route(e)]
+    routes += [Route(f"/_sandbox/{kind}.csv", room_csv(kind)) for kind in ("rooms", "subrooms", "amenities")]
+    routes += [Route("/_sandbox/rooms/{hotel:int}/{inv}/active", set_room_active, methods=["POST"])]
     routes += [Route("/_sandbox/rates.csv", rates_csv), Route("/_sandbox/requests.csv", requests_csv),
                Route("/_sandbox/health", health), Route("/_sandbox/faults", set_faults, methods=["POST"])]
     app = Starlette(routes=routes, exception_handlers={404: not_found})

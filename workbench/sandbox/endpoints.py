@@ -44,8 +44,8 @@ ENDPOINTS: tuple[Endpoint, ...] = (
     # E3: the spec says Content-Type "must be application/xml" for rates
     Endpoint("OTA_HotelRateAmountNotif", "/hotels/ota/OTA_HotelRateAmountNotif", GENERAL, "ota",
              ("application/xml",), None, True, True),
-    _ota("OTA_HotelInvNotif", 75),
-    _ota("OTA_HotelDescriptiveInfo", 100),
+    _ota("OTA_HotelInvNotif", 75, implemented=True),
+    _ota("OTA_HotelDescriptiveInfo", 100, implemented=True),
     _ota("OTA_HotelDescriptiveContentNotif", 75),
     _ota("OTA_HotelProductNotif", 75),
     _ota("OTA_HotelSummaryNotif", 75),

@@ -53,8 +53,9 @@ def _with_ruid(root: etree._Element, ruid: str) -> bytes:
 
 
 def ota_body(rs_name: str, ruid: str, *, errors: Iterable[Issue] = (), warnings: Iterable[Issue] = (),
-             version: str = "3.000", error_type: str = "3") -> bytes:
-    """An OTA response: ``Success`` (+ ``Warnings``) when there are no errors, else ``Errors`` only."""
+             version: str = "3.000", error_type: str = "3", extra: Iterable[etree._Element] = ()) -> bytes:
+    """An OTA response: ``Success`` (+ ``Warnings``, then the ``extra`` elements) when there are no
+    errors, else ``Errors`` only."""
     root = etree.Element(f"{{{OTA_NS}}}{rs_name}", nsmap={None: OTA_NS})
     root.set("TimeStamp", timestamp())
     root.set("Version", version)
@@ -79,6 +80,7 @@ def ota_body(rs_name: str, ruid: str, *, errors: Iterable[Issue] = (), warnings:
                     el.set("Details", w.details)
                 if w.record_id is not None:
                     el.set("RecordID", str(w.record_id))
+        root.extend(extra)
     return _with_ruid(root, ruid)
 
 

@@ -53,6 +53,14 @@ class RunningSandbox:
     def requests_csv_url(self) -> str:
         return f"{self.base_url}/_sandbox/requests.csv"
 
+    @property
+    def rooms_csv_url(self) -> str:
+        return f"{self.base_url}/_sandbox/rooms.csv"
+
+    @property
+    def amenities_csv_url(self) -> str:
+        return f"{self.base_url}/_sandbox/amenities.csv"
+
 
 def settings_for(running: RunningSandbox) -> Settings:
     """Client settings for the sandbox (limits included when they differ from the spec's)."""

@@ -9,7 +9,8 @@ import io
 import secrets
 import sqlite3
 import threading
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import astuple
 from datetime import UTC, datetime
 from pathlib import Path
@@ -64,6 +65,13 @@ class Store:
     def close(self) -> None:
         with self._lock:
             self._db.close()
+
+    @contextmanager
+    def locked(self) -> Iterator[sqlite3.Connection]:
+        """The connection under the store's lock, for modules keeping their own tables
+        (:mod:`workbench.sandbox.room_state`). Autocommit: wrap writes in ``BEGIN``/``COMMIT``."""
+        with self._lock:
+            yield self._db
 
     # --- registry -------------------------------------------------------------------------------
     def seed(self, registry: Registry) -> None:

@@ -1,8 +1,9 @@
 """Helpers for tests against the sandbox mounted in-process (``httpx.ASGITransport``): a
-blocking caller and a small ``OTA_HotelRateAmountNotifRQ`` builder made with lxml.
+blocking caller and small ``OTA_HotelRateAmountNotifRQ``, ``OTA_HotelInvNotifRQ`` and
+``OTA_HotelDescriptiveInfoRQ`` builders made with lxml.
 
-The real request builder is ``workbench.ota.rate_amount``; this one exists so that the sandbox
-can be tested independently of it (and can build deliberately wrong requests).
+The real request builders live in ``workbench.ota``; these exist so that the sandbox can be
+tested independently of them (and can build deliberately wrong requests).
 """
 
 from __future__ import annotations
@@ -20,6 +21,8 @@ from workbench.ota.ns import OTA_NS
 from workbench.sandbox.app import Sandbox, SandboxConfig, create_app
 
 RATES_PATH = "/hotels/ota/OTA_HotelRateAmountNotif"
+INV_NOTIF_PATH = "/hotels/ota/OTA_HotelInvNotif"
+DESCRIPTIVE_INFO_PATH = "/hotels/ota/OTA_HotelDescriptiveInfo"
 XML_HEADERS = {"Content-Type": "application/xml"}
 
 
@@ -54,6 +57,80 @@ def message(start: str, end: str, room: str, rate: str, *amounts: Mapping[str, A
     return {"control": control, "amounts": list(amounts)}
 
 
+def product(kind: str | None = "Overlay", inv_code: object = None, *, room: Mapping[str, Any] | None = None,
+            name: str | None = None, occupancy: Mapping[str, Any] | None = None,
+            quantities: Mapping[str, Any] | None = None, amenities: Sequence[Mapping[str, Any]] | None = None,
+            child_payable: object = None, tpa_occupancy: Mapping[str, Any] | None = None,
+            sub_rooms: Sequence[Mapping[str, Any]] | None = None, **attrs: object) -> dict:
+    """One SellableProduct for :func:`inv_notif_request`. Parts left ``None`` are not sent;
+    ``sub_rooms`` items are ``{"attrs": {...}, "amenities": [{...}]}``; ``child_payable`` is a
+    shortcut for ``tpa_occupancy={"MaxChildPayableOccupancy": N}``."""
+    if child_payable is not None:
+        tpa_occupancy = {"MaxChildPayableOccupancy": child_payable}
+    return {"attrs": {"InvNotifType": kind, "InvCode": inv_code, **attrs}, "room": room, "name": name,
+            "occupancy": occupancy, "quantities": quantities, "amenities": amenities,
+            "tpa_occupancy": tpa_occupancy, "sub_rooms": sub_rooms}
+
+
+def _set(el: etree._Element, values: Mapping[str, Any] | None) -> etree._Element:
+    for k, v in (values or {}).items():
+        if v is not None:
+            el.set(k, str(v))
+    return el
+
+
+def inv_notif_request(hotel: object, products: Sequence[Mapping[str, Any]], *, namespace: bool = True) -> bytes:
+    """Build an ``OTA_HotelInvNotifRQ`` (GuestRoom children in the OTA 2014B order)."""
+    def q(tag: str) -> str:
+        return f"{{{OTA_NS}}}{tag}" if namespace else tag
+
+    def sub(parent: etree._Element, tag: str, values: Mapping[str, Any] | None = None) -> etree._Element:
+        return _set(etree.SubElement(parent, q(tag)), values)
+
+    root = etree.Element(q("OTA_HotelInvNotifRQ"), nsmap={None: OTA_NS} if namespace else None)
+    root.set("Version", "1.0")
+    holder = sub(root, "SellableProducts", {"HotelCode": hotel})
+    for p in products:
+        guest = sub(sub(holder, "SellableProduct", p["attrs"]), "GuestRoom")
+        if p.get("room") is not None:
+            sub(guest, "Room", p["room"])
+        if p.get("quantities") is not None:
+            sub(guest, "Quantities", p["quantities"])
+        if p.get("occupancy") is not None:
+            sub(guest, "Occupancy", p["occupancy"])
+        if p.get("amenities") is not None:
+            amenities = sub(guest, "Amenities")
+            for a in p["amenities"]:
+                sub(amenities, "Amenity", a)
+        if p.get("name") is not None:
+            sub(sub(guest, "Description"), "Text").text = p["name"]
+        if p.get("tpa_occupancy") is not None or p.get("sub_rooms") is not None:
+            tpa = sub(guest, "TPA_Extensions")
+            if p.get("tpa_occupancy") is not None:
+                sub(tpa, "Occupancy", p["tpa_occupancy"])
+            if p.get("sub_rooms") is not None:
+                subs = sub(tpa, "SubRooms")
+                for s in p["sub_rooms"]:
+                    el = sub(subs, "SubRoom", s.get("attrs"))
+                    if s.get("amenities"):
+                        amenities = sub(el, "Amenities")
+                        for a in s["amenities"]:
+                            sub(amenities, "Amenity", a)
+    return etree.tostring(root, xml_declaration=True, encoding="UTF-8")
+
+
+def descriptive_info_request(*hotels: object, namespace: bool = True) -> bytes:
+    def q(tag: str) -> str:
+        return f"{{{OTA_NS}}}{tag}" if namespace else tag
+
+    root = etree.Element(q("OTA_HotelDescriptiveInfoRQ"), nsmap={None: OTA_NS} if namespace else None)
+    root.set("Version", "1.0")
+    infos = etree.SubElement(root, q("HotelDescriptiveInfos"))
+    for h in hotels:
+        etree.SubElement(infos, q("HotelDescriptiveInfo"), HotelCode=str(h))
+    return etree.tostring(root, xml_declaration=True, encoding="UTF-8")
+
+
 class InProcess:
     """A sandbox app and a blocking way to call it, without sockets (for fast rule tests)."""
 
@@ -85,6 +162,16 @@ class InProcess:
     def rates(self) -> list[dict[str, str]]:
         """The accepted calendar (``/_sandbox/rates.csv``) as rows."""
         return list(csv.DictReader(io.StringIO(self.request("GET", "/_sandbox/rates.csv").text)))
+
+    def inv_notif(self, body: bytes) -> httpx.Response:
+        return self.post(INV_NOTIF_PATH, body)
+
+    def descriptive_info(self, *hotels: object, namespace: bool = True) -> httpx.Response:
+        return self.post(DESCRIPTIVE_INFO_PATH, descriptive_info_request(*hotels, namespace=namespace))
+
+    def table(self, kind: str) -> list[dict[str, str]]:
+        """``rooms``, ``subrooms`` or ``amenities`` (``/_sandbox/<kind>.csv``) as rows."""
+        return list(csv.DictReader(io.StringIO(self.request("GET", f"/_sandbox/{kind}.csv").text)))
 
     def requests(self) -> list[dict[str, str]]:
         return list(csv.DictReader(io.StringIO(self.request("GET", "/_sandbox/requests.csv").text)))

@@ -156,7 +156,7 @@ def test_unreadable_or_unsafe_xml_is_refused(sb, body, needle):
 
 def test_every_answer_carries_a_ruid_and_is_logged(sb):
     answers = [sb.post(RATES_PATH, BODY, headers()), sb.post(RATES_PATH, BODY, headers(), auth=None),
-               sb.post("/hotels/ota/OTA_HotelInvNotif", b"<x/>", headers()),
+               sb.post("/hotels/ota/OTA_HotelProductNotif", b"<x/>", headers()),
                sb.post("/hotels/xml/currencies", b"", {"Content-Type": "application/x-www-form-urlencoded"}),
                sb.post("/xml/countries", b"", {"Content-Type": "application/x-www-form-urlencoded"}),
                sb.post("/hotels/xml/nothing-here", b"", headers())]
@@ -165,7 +165,7 @@ def test_every_answer_carries_a_ruid_and_is_logged(sb):
     assert all(r and r.endswith("==") for r in ruids) and len(set(ruids)) == len(ruids)
     log = sb.requests()
     assert [(x["endpoint"], x["status"]) for x in log] == [
-        ("OTA_HotelRateAmountNotif", "200"), ("OTA_HotelRateAmountNotif", "401"), ("OTA_HotelInvNotif", "501"),
+        ("OTA_HotelRateAmountNotif", "200"), ("OTA_HotelRateAmountNotif", "401"), ("OTA_HotelProductNotif", "501"),
         ("currencies", "200"), ("countries", "200")]
     assert [x["ruid"] for x in log] == ruids[:5]
     assert set(log[0]) >= {"time", "endpoint", "status", "ruid"}

@@ -1,0 +1,284 @@
+"""Room-type workbooks -> canonical rooms, sub-rooms and room-amenities frames.
+
+A workbook has up to three kinds of sheet, recognised by name (``Rooms``, ``SubRooms``,
+``Amenities``) or, failing that, by their headers:
+
+- **Rooms**: one row per room type. ``InvCode`` is the platform's id; a blank ``InvCode`` is a
+  room type to create (``RoomID``, the partner's own id, then identifies it).
+- **SubRooms**: bedrooms, living rooms and bathrooms of a room type, each with a key
+  (``SubRoom``, e.g. ``Bedroom 1``) unique within its room.
+- **Amenities**: RMA codes of a room type, or of one of its sub-rooms (beds only). ``Value`` 0
+  or the word ``remove`` asks to remove the amenity from the platform.
+
+Sub-rooms and amenities refer to their room by ``InvCode`` or ``RoomID``. A cell that cannot be
+read becomes an issue on that cell (its value is left blank); a file that cannot be used at all
+raises :class:`~loaders.errors.LoadError`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import NamedTuple
+
+import numpy as np
+import pandas as pd
+
+from loaders import _normalize as norm
+from loaders._headers import header_key, match_headers, missing_columns_error, where
+from loaders._sheets import RawSheet, read_sheets
+from loaders.errors import LoadError
+from loaders.issues import combine, issues_from_records
+from loaders.schemas import (
+    AMENITIES_COLUMNS,
+    AMENITY_FIELDS,
+    ROOM_TYPE_FIELDS,
+    ROOMS_COLUMNS,
+    SUBROOM_FIELDS,
+    SUBROOMS_COLUMNS,
+    Field,
+    empty_frame,
+)
+
+REMOVE_WORDS = {"remove", "delete", "del", "-"}
+SUBROOM_TYPES = {"bedroom": "Bedroom", "livingroom": "Living room", "lounge": "Living room",
+                 "bathroom": "Bathroom"}
+SIZE_UNITS = {"sqm": "sqm", "m2": "sqm", "m²": "sqm", "sqft": "sqft", "ft2": "sqft", "ft²": "sqft"}
+_KINDS: dict[str, tuple[tuple[Field, ...], dict[str, str]]] = {
+    "rooms": (ROOM_TYPE_FIELDS, ROOMS_COLUMNS),
+    "subrooms": (SUBROOM_FIELDS, SUBROOMS_COLUMNS),
+    "amenities": (AMENITY_FIELDS, AMENITIES_COLUMNS),
+}
+_SHEET_NAMES = {"rooms": "rooms", "roomtypes": "rooms", "subrooms": "subrooms", "amenities": "amenities",
+                "roomamenities": "amenities"}
+
+
+class RoomsLoaded(NamedTuple):
+    """What :func:`read_rooms` returns: three canonical frames and the issues found while reading."""
+
+    rooms: pd.DataFrame
+    subrooms: pd.DataFrame
+    amenities: pd.DataFrame
+    issues: pd.DataFrame
+
+
+def read_rooms(paths: str | Path | Iterable[str | Path], sheet: str | Sequence[str] | None = None) -> RoomsLoaded:
+    """Read Rooms / SubRooms / Amenities sheets (or CSV files) into canonical frames."""
+    if isinstance(paths, (str, Path)):
+        paths = [paths]
+    parts: dict[str, list[pd.DataFrame]] = {k: [] for k in _KINDS}
+    headers: dict[tuple[str, str], dict[str, str]] = {}
+    records: list[dict] = []
+    raws = read_sheets(list(paths), sheet)
+    for raw in raws:
+        kind = _kind_of(raw)
+        if kind is None:
+            if not raw.sheet:
+                raise LoadError(f"{where(raw.source, raw.sheet)} is neither a Rooms, a SubRooms nor an Amenities "
+                                "table: name the file's columns as in docs/rooms.md (e.g. `HotelCode`, `InvCode`, "
+                                "`RoomType`; `SubRoom`; `AmenityCode`).", source=raw.source)
+            records.append({"source": raw.source, "sheet": raw.sheet, "row": 1, "column": "", "value": "",
+                            "rule": "sheet_ignored", "severity": "warning",
+                            "message": f"sheet `{raw.sheet}` is not a Rooms, SubRooms or Amenities sheet and was "
+                                       "not read"})
+            continue
+        frame, cols = _read_kind(raw, kind, records)
+        parts[kind].append(frame)
+        headers[(raw.source, raw.sheet)] = {"kind": kind, **cols}
+    if not any(parts.values()):
+        raise LoadError("no Rooms, SubRooms or Amenities sheet found: name the sheets `Rooms`, `SubRooms`, "
+                        "`Amenities` (see docs/rooms.md).", source=raws[0].source if raws else "")
+    out = []
+    for kind, (_, columns) in _KINDS.items():
+        frame = pd.concat(parts[kind], ignore_index=True) if parts[kind] else empty_frame(columns)
+        frame = frame.astype(columns)[list(columns)]
+        frame.attrs["headers"] = headers
+        out.append(frame)
+    return RoomsLoaded(*out, combine([issues_from_records(records)]))
+
+
+def header_of(frame: pd.DataFrame, source: str, sheet: str, name: str, fallback: str) -> str:
+    """The header text a sheet used for canonical column ``name`` (``fallback`` when absent)."""
+    return frame.attrs.get("headers", {}).get((source, sheet), {}).get(name, fallback)
+
+
+def _kind_of(raw: RawSheet) -> str | None:
+    by_name = _SHEET_NAMES.get(header_key(raw.sheet)) if raw.sheet else None
+    if by_name:
+        return by_name
+    keys = {header_key(h) for h in raw.header if h}
+
+    def has(fields: tuple[Field, ...], name: str) -> bool:
+        f = next(f for f in fields if f.name == name)
+        return any(header_key(a) in keys for a in (f.name, f.ota, *f.aliases))
+    if has(AMENITY_FIELDS, "amenity_code") or has(AMENITY_FIELDS, "room_amenity_code"):
+        return "amenities"
+    if has(SUBROOM_FIELDS, "subroom"):
+        return "subrooms"
+    if has(ROOM_TYPE_FIELDS, "hotel_code") and any(has(ROOM_TYPE_FIELDS, n) for n in (
+            "room_type", "room_name", "max_occupancy", "room_id", "inv_code")):
+        return "rooms"
+    return None
+
+
+def _read_kind(raw: RawSheet, kind: str, records: list[dict]) -> tuple[pd.DataFrame, dict[str, str]]:
+    fields, columns = _KINDS[kind]
+    by_name = {f.name: f for f in fields}
+    cols = match_headers(raw.header, fields, source=raw.source, sheet=raw.sheet)
+    missing = [by_name["hotel_code"]] if "hotel_code" not in cols else []
+    if "inv_code" not in cols and "room_id" not in cols:
+        missing.append(by_name["inv_code"])
+    if kind == "subrooms":
+        missing += [by_name[n] for n in ("subroom", "subroom_type") if n not in cols]
+    if kind == "amenities" and "amenity_code" not in cols and "room_amenity_code" not in cols:
+        missing.append(by_name["amenity_code"])
+    if missing:
+        raise missing_columns_error(missing, source=raw.source, sheet=raw.sheet, header=raw.header,
+                                    extra="A room is referred to by `InvCode` or `RoomID`; one of them is enough.")
+    body, rows = raw.body, raw.rows
+    header = {name: raw.header[pos] for name, pos in cols.items()}
+
+    def text(name: str) -> pd.Series:
+        if name not in cols:
+            return pd.Series(pd.NA, index=body.index, dtype="string")
+        return body[cols[name]].astype("string")
+
+    def flag(bad: pd.Series, name: str, values: pd.Series, rule: str, message: pd.Series | str) -> None:
+        for i in np.flatnonzero(np.asarray(bad.fillna(False), dtype=bool)):
+            val = values.iloc[i]
+            records.append({"source": raw.source, "sheet": raw.sheet, "row": int(rows.iloc[i]),
+                            "column": header.get(name, by_name[name].ota if name in by_name else name),
+                            "value": "" if pd.isna(val) else str(val), "rule": rule, "severity": "error",
+                            "message": message if isinstance(message, str) else message.iloc[i]})
+
+    def ints(name: str, what: str, allowed: tuple[int, ...] | None = None, minimum: int | None = 0,
+             skip: pd.Series | None = None) -> pd.Series:
+        """Whole numbers; outside ``allowed`` (or below ``minimum``) is an issue and left blank."""
+        t = text(name) if skip is None else text(name).mask(skip)
+        values, err = norm.parse_ints(t.dropna(), what)
+        values, err = values.reindex(body.index).astype("Int64"), err.reindex(body.index)
+        flag(err.notna(), name, t, "not_a_number", err)
+        if allowed is not None:
+            bad = values.notna() & ~values.isin(allowed)
+            flag(bad, name, t, "not_a_value", f"`{by_name[name].ota}` is {what}")
+            values = values.mask(bad)
+        elif minimum is not None:
+            bad = values.notna() & (values < minimum)
+            flag(bad, name, t, "not_a_value", f"`{by_name[name].ota}` cannot be below {minimum}")
+            values = values.mask(bad)
+        return values
+
+    hotel_text = text("hotel_code")
+    flag(hotel_text.isna(), "hotel_code", hotel_text, "missing_value", "the property id (HotelCode) is blank: fill it in")
+    out: dict[str, pd.Series] = {"hotel_code": ints("hotel_code", "a property id (a whole number)", minimum=1),
+                                 "inv_code": norm.parse_codes(text("inv_code"))}
+    room_id = norm.parse_codes(text("room_id"))
+    bad_id = room_id.notna() & ~room_id.str.fullmatch(r"\d{1,16}").fillna(False)
+    flag(bad_id, "room_id", text("room_id"), "not_a_number",
+         "RoomID is the partner's own id of the room type: a whole number of up to 16 digits")
+    out["room_id"] = room_id.mask(bad_id)
+    if kind == "rooms":
+        _rooms(text, ints, flag, out)
+    elif kind == "subrooms":
+        _subrooms(text, ints, flag, out)
+    else:
+        _amenities(text, ints, flag, out)
+    frame = pd.DataFrame(out, index=body.index)
+    frame["source"], frame["sheet"], frame["row"] = raw.source, raw.sheet, rows.to_numpy()
+    for c, t in columns.items():
+        if c not in frame:
+            frame[c] = pd.Series(pd.NA, index=frame.index, dtype=t)
+    return frame.astype(columns)[list(columns)].reset_index(drop=True), header
+
+
+def _rooms(text, ints, flag, out: dict[str, pd.Series]) -> None:
+    out["room_type"] = norm.parse_codes(text("room_type"))
+    out["room_name"] = text("room_name")
+    for name in ("max_occupancy", "max_adult_occupancy", "max_child_occupancy", "max_child_payable_occupancy",
+                 "quantity", "size_measurement", "maximum_additional_guests", "max_cribs", "max_rollaways",
+                 "apartment_room_capacity"):
+        out[name] = ints(name, "a whole number")
+    out["non_smoking"] = ints("non_smoking", "1 (non-smoking), 0 (smoking allowed) or 2 (both)", allowed=(0, 1, 2))
+    unit_text = text("size_measurement_unit")
+    unit = unit_text.str.replace(r"[\s._]", "", regex=True).str.casefold().map(SIZE_UNITS).astype("string")
+    flag(unit_text.notna() & unit.isna(), "size_measurement_unit", unit_text, "not_a_value",
+         "write `sqm` (square metres, the default) or `sqft` (square feet)")
+    out["size_measurement_unit"] = unit
+
+
+def _subrooms(text, ints, flag, out: dict[str, pd.Series]) -> None:
+    key = text("subroom")
+    flag(key.isna(), "subroom", key, "missing_value",
+         "the sub-room key is blank: name each sub-room within its room, e.g. `Bedroom 1`")
+    out["subroom"] = key
+    kind_text = text("subroom_type")
+    kind = kind_text.str.replace(r"[\s_\-]", "", regex=True).str.casefold().map(SUBROOM_TYPES).astype("string")
+    flag(kind_text.isna() | kind.isna(), "subroom_type", kind_text, "not_a_value",
+         "a sub-room's RoomType is `Bedroom`, `Living room` or `Bathroom`")
+    out["subroom_type"] = kind
+    out["max_guests"] = ints("max_guests", "a number of guests")
+    out["number"] = ints("number", "a whole number")
+    out["private_bathroom"] = ints("private_bathroom", "1 (own bathroom) or 0", allowed=(0, 1))
+    flags, err = norm.parse_flags(text("remove").dropna())
+    flags, err = flags.reindex(text("remove").index), err.reindex(text("remove").index)
+    flag(err.notna(), "remove", text("remove"), "not_a_flag", err)
+    out["remove"] = flags.fillna(False).astype("boolean")
+
+
+def _amenities(text, ints, flag, out: dict[str, pd.Series]) -> None:
+    out["subroom"] = text("subroom")
+    out["amenity_code"] = ints("amenity_code", "an amenity (RMA) code", minimum=1)
+    out["room_amenity_code"] = ints("room_amenity_code", "an amenity (RMA) code", minimum=1)
+    both_blank = text("amenity_code").isna() & text("room_amenity_code").isna()
+    flag(both_blank, "amenity_code", text("amenity_code"), "missing_value",
+         "the amenity code is blank: give the RMA code (AmenityCode or RoomAmenityCode)")
+    out["amenity_code"] = out["amenity_code"].fillna(out["room_amenity_code"])
+    counts = {}
+    removal = {}
+    for name in ("value", "quantity"):
+        t = text(name)
+        is_word = t.str.strip().str.casefold().isin(REMOVE_WORDS).fillna(False)
+        counts[name] = ints(name, "a count (or `remove`)", skip=is_word)
+        removal[name] = is_word
+    v, q = counts["value"], counts["quantity"]
+    differ = v.notna() & q.notna() & (v != q)
+    flag(differ, "quantity", text("quantity"), "value_mismatch",
+         "`Value` and `Quantity` mean the same count and differ here: keep one of them")
+    out["value"] = v.fillna(q)
+    out["remove"] = (removal["value"] | removal["quantity"] | out["value"].eq(0).fillna(False)).astype("boolean")
+    out["configuration"] = ints("configuration", "1 (standard arrangement) or 2 (alternative arrangement)",
+                                 allowed=(1, 2))
+
+
+
+def room_keys(rooms: pd.DataFrame, other: pd.DataFrame | None = None) -> pd.Series:
+    """The room each row belongs to, as a key ``"HOTEL:INVCODE"`` or, for a room type not created
+    yet, ``"HOTEL:RoomID=ID"``.
+
+    With ``other`` (sub-rooms or amenities), each of its rows is matched to a Rooms row by
+    ``InvCode`` first, then ``RoomID``; a row whose room is not on the Rooms sheet keeps its own
+    InvCode key (an existing room), or ``"HOTEL:RoomID=ID"``; NA when it names no room at all.
+    """
+    def own(frame: pd.DataFrame) -> pd.Series:
+        hotel = frame["hotel_code"].astype("string").fillna("?")
+        by_inv = hotel + ":" + frame["inv_code"]
+        by_id = hotel + ":RoomID=" + frame["room_id"]
+        return by_inv.fillna(by_id).astype("string")
+
+    if other is None:
+        key = own(rooms)
+        rows = "row" + rooms["row"].astype("string").fillna("?")
+        return key.fillna(rooms["hotel_code"].astype("string").fillna("?") + ":" + rows).astype("string")
+    room_key = room_keys(rooms)
+    hotel = rooms["hotel_code"].astype("string")
+    by_inv = {f"{h}:{i}": k for h, i, k in zip(hotel, rooms["inv_code"], room_key, strict=True) if not pd.isna(i)}
+    by_id = {f"{h}:{i}": k for h, i, k in zip(hotel, rooms["room_id"], room_key, strict=True) if not pd.isna(i)}
+    mine = own(other)
+    out = []
+    for h, inv, rid, fallback in zip(other["hotel_code"].astype("string"), other["inv_code"], other["room_id"], mine,
+                                     strict=True):
+        hit = by_inv.get(f"{h}:{inv}") if not pd.isna(inv) else None
+        if hit is None and not pd.isna(rid):
+            hit = by_id.get(f"{h}:{rid}")
+        out.append(hit if hit is not None else fallback)
+    return pd.Series(out, index=other.index, dtype="string")

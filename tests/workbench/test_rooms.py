@@ -1,0 +1,339 @@
+"""Room types from sheets to the platform: overlay safety (merge, diff, bed/non-bed exception, removal),
+creation with the RoomID -> InvCode mapping, never re-sending a New blindly, the Home deprecation.
+
+Unit tests talk to a small stand-in of the platform through ``httpx.MockTransport``; the tests at
+the end run against the real sandbox over HTTPS (``run_sandbox``) and check the sandbox's own state.
+"""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import io
+import itertools
+import ssl
+
+import httpx
+import pandas as pd
+import pytest
+from lxml import etree
+from typer.testing import CliRunner
+
+from workbench.cli import app
+from workbench.config import Secret, Settings
+from workbench.ota.inv_notif import OVERLAY, Amenity, parse_inv_notif_request
+from workbench.ota.ns import OTA_NS, parse_xml
+from workbench.rooms import (
+    BlockedByErrors,
+    DeprecatedOperationWarning,
+    OperationSunset,
+    check_rooms,
+    fetch_rooms,
+    preview_rooms,
+    push_rooms,
+    write_rooms_workbook,
+)
+from workbench.transport import SyncPlatformClient
+
+BEDS = {33, 58, 86, 102, 113, 200, 203, 249, 4001}
+ROOMS = ["HotelCode", "InvCode", "RoomID", "RoomType", "RoomTypeName", "MaxOccupancy", "MaxAdultOccupancy",
+         "MaxChildOccupancy", "NonSmoking"]
+AMEN = ["HotelCode", "InvCode", "RoomID", "SubRoom", "AmenityCode", "Value", "Configuration"]
+SUBS = ["HotelCode", "InvCode", "RoomID", "SubRoom", "RoomType", "MaxGuests", "Number"]
+
+
+class FakePlatform:
+    """InvNotif (New/Overlay, per-part replace, bed/non-bed exception, Value=0) and DescriptiveInfo."""
+
+    def __init__(self) -> None:
+        self.rooms: dict[str, dict] = {
+            "101": {"hotel": "7", "RoomID": "11", "RoomType": "9", "name": "Double", "Occupancy":
+                    {"MaxOccupancy": 2, "MaxAdultOccupancy": 2, "MaxChildOccupancy": 0},
+                    "amenities": {2: None, 5: None, 86: 1}, "subrooms": None},
+        }
+        self.ids = itertools.count(500)
+        self.sent: list[bytes] = []
+        self.drop_after_new = False  # apply a New, then lose the answer (ambiguous failure)
+        self.drop_before_new = False  # lose the request before it is applied
+
+    def handler(self, request: httpx.Request) -> httpx.Response:
+        body = request.content
+        if request.url.path.endswith("OTA_HotelDescriptiveInfo"):
+            hotel = parse_xml(body).find(f".//{{{OTA_NS}}}HotelDescriptiveInfo").get("HotelCode")
+            return httpx.Response(200, content=self.describe(hotel))
+        self.sent.append(body)
+        hotel, (msg,) = parse_inv_notif_request(body)
+        if msg.notif_type == "New":
+            if self.drop_before_new:
+                raise httpx.ReadTimeout("timed out", request=request)
+            inv = str(next(self.ids))
+            self.rooms[inv] = {"hotel": hotel, "RoomID": msg.room.get("RoomID"), "RoomType": msg.room["RoomType"],
+                               "name": msg.name, "Occupancy": msg.occupancy or {}, "NonSmoking": msg.room.get("NonSmoking"),
+                               "amenities": {a.code: a.value for a in msg.amenities or ()},
+                               "subrooms": msg.subrooms}
+            if self.drop_after_new:
+                raise httpx.ReadTimeout("timed out", request=request)
+            ref = f'<InventoryCrossRefs><InventoryCrossRef RequestInvCode="{msg.room.get("RoomID", "1")}" ' \
+                  f'ResponseInvCode="{inv}"/></InventoryCrossRefs>'
+            return self._ok(ref)
+        room = self.rooms[msg.inv_code]
+        if msg.name is not None:
+            room["name"] = msg.name
+        if msg.occupancy is not None:
+            room["Occupancy"] = msg.occupancy
+        if msg.amenities is not None:
+            kinds = {a.code in BEDS for a in msg.amenities}
+            kept = {c: v for c, v in room["amenities"].items() if len(kinds) == 1 and (c in BEDS) not in kinds}
+            kept.update({a.code: a.value for a in msg.amenities if a.value != 0})
+            room["amenities"] = kept
+        if msg.subrooms is not None:
+            room["subrooms"] = msg.subrooms
+        return self._ok("")
+
+    @staticmethod
+    def _ok(inner: str) -> httpx.Response:
+        return httpx.Response(200, content=f'<OTA_HotelInvNotifRS xmlns="{OTA_NS}" Version="3.000"><Success/>{inner}'
+                                           f'</OTA_HotelInvNotifRS><!-- RUID: [r1] -->'.encode())
+
+    def describe(self, hotel: str) -> bytes:
+        root = etree.Element("OTA_HotelDescriptiveInfoRS", Version="1.006")
+        etree.SubElement(root, "Success")
+        rooms = etree.SubElement(etree.SubElement(etree.SubElement(etree.SubElement(etree.SubElement(
+            root, "HotelDescriptiveContents"), "HotelDescriptiveContent", HotelCode=hotel), "FacilityInfo"),
+            "GuestRooms"), "GuestRoom")
+        holder = rooms.getparent()
+        holder.remove(rooms)
+        for inv, r in self.rooms.items():
+            if r["hotel"] != hotel:
+                continue
+            gr = etree.SubElement(holder, "GuestRoom", ID=inv, Active="1", RoomTypeName=r["name"] or "",
+                                  RoomType=r["RoomType"], **({"RoomID": r["RoomID"]} if r["RoomID"] else {}),
+                                  **({"NonSmoking": r["NonSmoking"]} if r.get("NonSmoking") else {}))
+            for code, value in r["amenities"].items():
+                etree.SubElement(gr, "Amenity", RoomAmenityCode=str(code), **({"Quantity": str(value)}
+                                                                            if value is not None else {}))
+            etree.SubElement(gr, "Occupancy", {k: str(v) for k, v in r["Occupancy"].items()})
+            if r["subrooms"]:
+                subs = etree.SubElement(etree.SubElement(gr, "TPA_Extensions"), "SubRooms")
+                for s in r["subrooms"]:
+                    el = etree.SubElement(subs, "SubRoom", RoomType=s.room_type,
+                                          **({"MaxGuests": str(s.max_guests)} if s.max_guests is not None else {}))
+                    for a in s.amenities:
+                        etree.SubElement(el, "Amenity", RoomAmenityCode=str(a.code), Quantity=str(a.value))
+        return etree.tostring(root) + b"\n<!-- RUID: [r2] -->"
+
+
+SETTINGS = Settings(base_url="https://platform.test", username="u", password=Secret("p"))
+
+
+@pytest.fixture
+def fake():
+    platform = FakePlatform()
+    client = SyncPlatformClient(SETTINGS, transport=httpx.MockTransport(platform.handler))
+    yield platform, client
+    client.close()
+
+
+def _sent_messages(platform: FakePlatform):
+    return [parse_inv_notif_request(b)[1][0] for b in platform.sent]
+
+
+def test_overlaying_one_amenity_sends_every_other_stored_one_again(fake, write_xlsx) -> None:
+    platform, client = fake
+    check = check_rooms(write_xlsx({"Amenities": [AMEN, [7, "101", None, None, 69, None, None]]}))
+    result = push_rooms(check, SETTINGS, client=client)
+    assert result.ok
+    (msg,) = _sent_messages(platform)
+    assert msg.notif_type == OVERLAY and msg.inv_code == "101"
+    assert msg.occupancy is None and msg.room is None and msg.name is None  # parts not touched are not sent
+    assert set(msg.amenities) == {Amenity(2), Amenity(5), Amenity(69)}  # non-beds only: beds stay untouched
+    assert platform.rooms["101"]["amenities"] == {2: None, 5: None, 86: 1, 69: None}
+    assert result.plan.diff[["part", "item", "before", "after", "change"]].values.tolist() == [
+        ["amenity", "69", None, "yes", "added"]]
+
+
+def test_a_removal_is_sent_as_value_zero_and_only_what_was_asked_goes(fake, write_xlsx) -> None:
+    platform, client = fake
+    check = check_rooms(write_xlsx({"Amenities": [AMEN, [7, "101", None, None, 5, "remove", None]]}))
+    push_rooms(check, SETTINGS, client=client)
+    (msg,) = _sent_messages(platform)
+    assert msg.amenities == (Amenity(2), Amenity(5, 0))
+    assert platform.rooms["101"]["amenities"] == {2: None, 86: 1}
+
+
+def test_a_bed_change_sends_beds_only_and_mixed_changes_send_everything(fake, write_xlsx) -> None:
+    platform, client = fake
+    push_rooms(check_rooms(write_xlsx({"Amenities": [AMEN, [7, "101", None, None, 86, 2, None]]}, name="a.xlsx")),
+               SETTINGS, client=client)
+    push_rooms(check_rooms(write_xlsx({"Amenities": [AMEN, [7, "101", None, None, 113, 1, None],
+                                                     [7, "101", None, None, 2, 0, None]]}, name="b.xlsx")),
+               SETTINGS, client=client)
+    beds, mixed = _sent_messages(platform)
+    assert beds.amenities == (Amenity(86, 2),)
+    assert set(mixed.amenities) == {Amenity(5), Amenity(86, 2), Amenity(113, 1), Amenity(2, 0)}
+    assert platform.rooms["101"]["amenities"] == {5: None, 86: 2, 113: 1}
+
+
+def test_blank_cells_keep_stored_values_and_an_unchanged_sheet_sends_nothing(fake, write_xlsx) -> None:
+    platform, client = fake
+    sheet = {"Rooms": [ROOMS, [7, "101", None, None, "Double", 2, None, None, None]]}
+    result = push_rooms(check_rooms(write_xlsx(sheet)), SETTINGS, client=client)
+    assert platform.sent == [] and result.results.empty and result.plan.diff.empty
+    sheet = {"Rooms": [ROOMS, [7, "101", None, None, None, 3, 2, 1, None]]}
+    plan = preview_rooms(check_rooms(write_xlsx(sheet, name="b.xlsx")), SETTINGS, client=client)
+    (req,) = plan.requests
+    assert req.message.occupancy == {"MaxOccupancy": 3, "MaxAdultOccupancy": 2, "MaxChildOccupancy": 1}
+    assert plan.diff[["item", "before", "after", "change"]].values.tolist() == [
+        ["MaxOccupancy", "2", "3", "changed"], ["MaxChildOccupancy", "0", "1", "changed"]]
+
+
+def _new_room_sheet(write_xlsx, name: str = "new.xlsx"):
+    return write_xlsx({"Rooms": [ROOMS, [7, None, 77, "Apartment", "Loft", 4, 4, 2, 1]],
+                       "SubRooms": [SUBS, [7, None, 77, "Bedroom 1", "Bedroom", 2, None]],
+                       "Amenities": [AMEN, [7, None, 77, None, 59, None, None],
+                                     [7, None, 77, "Bedroom 1", 33, 1, None]]}, name=name)
+
+
+def test_creation_maps_roomid_to_invcode_and_fills_a_copy_of_the_workbook(fake, write_xlsx, tmp_path) -> None:
+    platform, client = fake
+    path = _new_room_sheet(write_xlsx)
+    result = push_rooms(check_rooms(path), SETTINGS, client=client, mapping=tmp_path / "map.csv",
+                        workbook_copy=tmp_path / "filled.xlsx")
+    assert result.results[["notif_type", "inv_code", "outcome"]].values.tolist() == [["New", "500", "success"]]
+    mapping = pd.read_csv(tmp_path / "map.csv", dtype=str)
+    assert mapping[["hotel_code", "room_id", "room_name", "inv_code", "how"]].values.tolist() == [
+        ["7", "77", "Loft", "500", "created"]]
+    filled = check_rooms(tmp_path / "filled.xlsx")
+    assert filled.rooms["inv_code"].tolist() == ["500"]
+    assert filled.amenities["inv_code"].tolist() == ["500", "500"]
+    again = push_rooms(check_rooms(path), SETTINGS, client=client, mapping=tmp_path / "map.csv")
+    assert len(platform.sent) == 1 and again.results.empty  # found by RoomID: nothing created twice
+    assert again.mapping["how"].tolist() == ["found on the platform before sending"]
+    assert len(pd.read_csv(tmp_path / "map.csv")) == 1
+
+
+def test_after_an_ambiguous_failure_a_new_is_read_back_not_resent(fake, write_xlsx) -> None:
+    platform, client = fake
+    platform.drop_after_new = True
+    result = push_rooms(check_rooms(_new_room_sheet(write_xlsx)), SETTINGS, client=client)
+    assert len(platform.sent) == 1
+    row = result.results.iloc[0]
+    assert (row["outcome"], row["inv_code"]) == ("success", "500")
+    assert row["message"].startswith("created (confirmed by reading the property back after: ReadTimeout")
+    assert result.mapping["how"].tolist() == ["confirmed by reading back"]
+
+
+def test_when_the_read_back_does_not_find_it_the_new_is_reported_not_resent(fake, write_xlsx) -> None:
+    platform, client = fake
+    platform.drop_before_new = True
+    result = push_rooms(check_rooms(_new_room_sheet(write_xlsx)), SETTINGS, client=client)
+    assert len(platform.sent) == 1 and not result.ok and result.mapping.empty
+    assert "the room type is not there, so it was not created; push again" in result.results.iloc[0]["message"]
+
+
+def test_errors_and_unknown_invcodes_block_the_push(fake, write_xlsx) -> None:
+    platform, client = fake
+    with pytest.raises(BlockedByErrors, match="1 error"):
+        push_rooms(check_rooms(write_xlsx({"Rooms": [ROOMS, [7, "101", None, 9, "x", 5, 2, 1, None]]})),
+                   SETTINGS, client=client)
+    with pytest.raises(BlockedByErrors) as err:
+        push_rooms(check_rooms(write_xlsx({"Amenities": [AMEN, [7, "999", None, None, 2, None, None]]},
+                                          name="b.xlsx")), SETTINGS, client=client)
+    assert err.value.issues["rule"].tolist() == ["unknown_inv_code"]
+    assert platform.sent == []
+
+
+def test_home_provider_type_is_warned_before_the_sunset_and_refused_from_it(fake, write_xlsx) -> None:
+    platform, client = fake
+    check = check_rooms(write_xlsx({"Amenities": [AMEN, [7, "101", None, None, 69, None, None]]}))
+    home = SETTINGS.with_(provider_type="Home")
+    with pytest.warns(DeprecatedOperationWarning, match="sunset on 2026-12-31 .30 days left"):
+        push_rooms(check, home, client=client, today=dt.date(2026, 12, 1))
+    with pytest.raises(OperationSunset, match="was sunset on 2026-12-31"):
+        push_rooms(check, home, client=client, today=dt.date(2026, 12, 31))
+    assert len(platform.sent) == 1
+
+
+# --- against the real sandbox over HTTPS -----------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def sandbox():
+    from workbench.sandbox import run_sandbox
+
+    with run_sandbox(today=dt.date(2026, 12, 1)) as sb:
+        yield sb
+
+
+def _state(sb, kind: str) -> list[dict[str, str]]:
+    with httpx.Client(verify=ssl.create_default_context(cafile=str(sb.tls.ca_bundle))) as c:
+        text = c.get(f"{sb.base_url}/_sandbox/{kind}.csv", auth=(sb.sandbox.username, sb.sandbox.password)).text
+    return list(csv.DictReader(io.StringIO(text)))
+
+
+def test_sandbox_create_from_a_sheet_then_read_back_equals_the_sheet(sandbox, write_xlsx, tmp_path) -> None:
+    path = write_xlsx({
+        "Rooms": [ROOMS + ["Quantity", "SizeMeasurement", "SizeMeasurementUnit", "MaximumAdditionalGuests",
+                           "MaxCribs", "MaxRollaways", "MaxChildPayableOccupancy"],
+                  [1000005, None, 5101, "Chalet", "Family Chalet", 6, 4, 2, 1, 2, 90, "sqm", 1, 1, 1, 1]],
+        "SubRooms": [SUBS, [1000005, None, 5101, "Bedroom 1", "Bedroom", 2, None],
+                     [1000005, None, 5101, "Bedroom 2", "Bedroom", 2, None],
+                     [1000005, None, 5101, "Bathroom 1", "Bathroom", None, 2]],
+        "Amenities": [AMEN, [1000005, None, 5101, None, 59, None, None], [1000005, None, 5101, None, 2, None, None],
+                      [1000005, None, 5101, "Bedroom 1", 58, 1, None],
+                      [1000005, None, 5101, "Bedroom 2", 113, 2, None]]})
+    check = check_rooms(path)
+    assert check.ok, check.issues
+    result = push_rooms(check, sandbox.settings, mapping=tmp_path / "map.csv")
+    assert result.ok, result.results
+    inv = result.mapping["inv_code"].iloc[0]
+    back = fetch_rooms(sandbox.settings, [1000005])
+    room = back.rooms[back.rooms["inv_code"] == inv]
+    cols = ["room_id", "room_name", "max_occupancy", "max_adult_occupancy", "max_child_occupancy",
+            "max_child_payable_occupancy", "quantity", "non_smoking", "size_measurement", "size_measurement_unit",
+            "maximum_additional_guests", "max_cribs", "max_rollaways"]
+    assert room[cols].astype(object).values.tolist() == check.rooms[cols].astype(object).values.tolist()
+    assert room["room_type"].map(lambda t: t in ("28", "Chalet")).all()
+
+    def facts(a: pd.DataFrame) -> set:
+        return {(s if not pd.isna(s) else "", int(c), None if pd.isna(v) else int(v))
+                for s, c, v in zip(a["subroom"], a["amenity_code"], a["value"], strict=True)}
+    assert facts(back.amenities[back.amenities["inv_code"] == inv]) == facts(check.amenities)
+    subs = back.subrooms[back.subrooms["inv_code"] == inv]
+    assert subs[["subroom", "subroom_type", "max_guests", "number"]].astype(object).values.tolist() == \
+        check.subrooms[["subroom", "subroom_type", "max_guests", "number"]].astype(object).values.tolist()
+    out = write_rooms_workbook(back, tmp_path / "fetched.xlsx")  # the fetched workbook reads back the same
+    again = check_rooms(out)
+    assert again.rooms[cols].astype(object).values.tolist() == back.rooms[cols].astype(object).values.tolist()
+
+
+def test_sandbox_overlaying_one_amenity_leaves_every_other_stored_fact_unchanged(sandbox, write_xlsx) -> None:
+    before = {k: _state(sandbox, k) for k in ("rooms", "subrooms", "amenities")}
+    check = check_rooms(write_xlsx({"Amenities": [AMEN, [1000004, "402", None, None, 69, None, None]]}))
+    result = push_rooms(check, sandbox.settings)
+    assert result.ok and result.results["parts"].tolist() == ["Amenities"]
+    after = {k: _state(sandbox, k) for k in ("rooms", "subrooms", "amenities")}
+    assert after["rooms"] == before["rooms"] and after["subrooms"] == before["subrooms"]
+    added = [r for r in after["amenities"] if r not in before["amenities"]]
+    gone = [r for r in before["amenities"] if r not in after["amenities"]]
+    assert gone == [] and len(added) == 1 and "69" in added[0].values()
+
+
+def test_cli_validate_push_dry_run_and_fetch(sandbox, tmp_path) -> None:
+    from workbench.paths import SAMPLES
+
+    runner = CliRunner()
+    res = runner.invoke(app, ["validate", "rooms", str(SAMPLES / "rooms.xlsx"), "--report",
+                              str(tmp_path / "issues.csv")])
+    assert res.exit_code == 1 and "15 error(s), 3 warning(s)" in res.output
+    assert len(pd.read_csv(tmp_path / "issues.csv")) == 18
+    env = str(sandbox.connection_file)
+    res = runner.invoke(app, ["fetch", "rooms", "--hotel", "1000001", "--out", str(tmp_path / "f.xlsx"),
+                              "--env-file", env])
+    assert res.exit_code == 0, res.output
+    assert "Standard Double Room" in res.output
+    res = runner.invoke(app, ["push", "rooms", str(tmp_path / "f.xlsx"), "--dry-run", str(tmp_path / "dry"),
+                              "--env-file", env])
+    assert res.exit_code == 0, res.output
+    assert pd.read_csv(tmp_path / "dry" / "manifest.csv").empty  # the platform's own state: nothing to change
+    res = runner.invoke(app, ["validate", "rooms", str(tmp_path / "missing.xlsx")])
+    assert res.exit_code == 2 and "does not exist" in res.output

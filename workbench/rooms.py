@@ -1,0 +1,380 @@
+"""Room types from workbooks to the platform and back: check, fetch, plan, push.
+
+>>> from workbench.rooms import check_rooms, fetch_rooms, preview_rooms, push_rooms
+>>> check = check_rooms("data/samples/rooms.xlsx")            # load + the spec's E1 rules
+>>> current = fetch_rooms(settings, [1000001])                # OTA_HotelDescriptiveInfo -> frames
+>>> plan = preview_rooms(check, settings)                     # merged with the platform: plan.diff
+>>> result = push_rooms(check, settings, mapping="out/room_mapping.csv", workbook_copy="out/rooms.xlsx")
+
+A room type to create is never sent twice blindly: before creating, the property is read and a
+room type with the same ``RoomID`` (or name) is taken as already created; after an ambiguous
+failure (timeout, dropped connection, 5xx) the property is read back and matched the same way.
+OTA_HotelInvNotif is deprecated for the Home provider type: a warning until 2026-12-31, refused
+from that day on (``Settings.provider_type``).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import warnings
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pandas as pd
+
+from expectations import validate_rooms
+from loaders import read_rooms
+from loaders.issues import combine
+from workbench.config import Settings
+from workbench.ota.descriptive_info import (
+    PlatformRooms,
+    build_descriptive_info_request,
+    parse_descriptive_info,
+)
+from workbench.ota.inv_notif import NEW, parse_cross_refs
+from workbench.room_overlay import PlannedRequest, RoomsPlan, plan_rooms
+
+PathLike = str | Path
+SUNSET = dt.date(2026, 12, 31)
+MAPPING_COLUMNS = ["hotel_code", "room_id", "room_name", "inv_code", "how", "ruid"]
+RESULT_COLUMNS = ["hotel_code", "notif_type", "inv_code", "room_id", "room_name", "parts", "outcome", "message", "ruid"]
+
+
+class BlockedByErrors(Exception):
+    """Errors in the sheet (or against the platform's state) block the push; nothing was sent."""
+
+    def __init__(self, message: str, issues: pd.DataFrame | None = None) -> None:
+        super().__init__(message)
+        self.issues = issues
+
+
+class OperationSunset(Exception):
+    """OTA_HotelInvNotif is past its sunset for the Home provider type."""
+
+
+class PlatformReadError(RuntimeError):
+    """Reading room types from the platform failed (the message has the ruids)."""
+
+
+class DeprecatedOperationWarning(UserWarning):
+    """OTA_HotelInvNotif is deprecated for the Home provider type (sunset 2026-12-31)."""
+
+
+def deprecation(settings: Settings, today: dt.date | None = None) -> str | None:
+    """The deprecation notice for this provider type, or None; raises :class:`OperationSunset` after."""
+    if settings.provider_type.strip().casefold() != "home":
+        return None
+    today = today or dt.date.today()
+    if today >= SUNSET:
+        raise OperationSunset(f"OTA_HotelInvNotif was sunset on {SUNSET:%Y-%m-%d} for the Home provider type "
+                              "(spec, Versioning 5): use the modular Rooms and Facilities interfaces")
+    return (f"OTA_HotelInvNotif is deprecated for the Home provider type and is sunset on {SUNSET:%Y-%m-%d} "
+            f"({(SUNSET - today).days} days left): move to the modular Rooms and Facilities interfaces")
+
+
+# --- checking a workbook ------------------------------------------------------------------------------
+
+@dataclass
+class RoomsCheck:
+    """A loaded and validated room-type workbook."""
+
+    rooms: pd.DataFrame
+    subrooms: pd.DataFrame
+    amenities: pd.DataFrame
+    issues: pd.DataFrame
+    files: list[Path] = field(default_factory=list)
+
+    @property
+    def errors(self) -> pd.DataFrame:
+        return self.issues[self.issues["severity"] == "error"]
+
+    @property
+    def warnings(self) -> pd.DataFrame:
+        return self.issues[self.issues["severity"] == "warning"]
+
+    @property
+    def ok(self) -> bool:
+        return self.errors.empty
+
+    @property
+    def hotels(self) -> list[int]:
+        codes = pd.concat([f["hotel_code"] for f in (self.rooms, self.subrooms, self.amenities)]).dropna()
+        return sorted({int(h) for h in codes})
+
+    def summary(self) -> pd.DataFrame:
+        if self.issues.empty:
+            return pd.DataFrame(columns=["severity", "rule", "issues"])
+        return (self.issues.groupby(["severity", "rule"]).size().rename("issues").reset_index()
+                .sort_values(["severity", "issues"], ascending=[True, False]).reset_index(drop=True))
+
+
+def check_rooms(files: PathLike | Iterable[PathLike], *, sheet: str | Sequence[str] | None = None) -> RoomsCheck:
+    """Load Rooms / SubRooms / Amenities sheets and check them against the spec's E1 rules."""
+    paths = [Path(files)] if isinstance(files, (str, Path)) else [Path(p) for p in files]
+    loaded = read_rooms(paths, sheet=sheet)
+    issues = validate_rooms(loaded.rooms, loaded.subrooms, loaded.amenities, load_issues=loaded.issues)
+    return RoomsCheck(loaded.rooms, loaded.subrooms, loaded.amenities, issues, paths)
+
+
+# --- reading the platform -----------------------------------------------------------------------------
+
+def _client(settings: Settings, client: object | None):
+    from workbench.transport import SyncPlatformClient
+
+    return (client, False) if client is not None else (SyncPlatformClient(settings), True)
+
+
+def fetch_rooms(settings: Settings, hotels: Iterable[int], *, client: object | None = None) -> PlatformRooms:
+    """Active room types, sub-rooms and amenities of each property (OTA_HotelDescriptiveInfo)."""
+    c, own = _client(settings, client)
+    try:
+        parts = [_read_one(c, int(h)) for h in dict.fromkeys(hotels)]
+    finally:
+        if own:
+            c.close()
+    if not parts:
+        return parse_descriptive_info(b"<OTA_HotelDescriptiveInfoRS/>")
+    return PlatformRooms(*(pd.concat([p[i] for p in parts], ignore_index=True) for i in range(3)))
+
+
+def _read_one(client, hotel: int) -> PlatformRooms:
+    result = client.send("OTA_HotelDescriptiveInfo", build_descriptive_info_request(hotel), context=hotel)
+    if result.errors or not result.body.strip():
+        raise PlatformReadError(f"reading the room types of property {hotel} failed: {result.summary()}")
+    try:
+        return parse_descriptive_info(result.body, hotel)
+    except ValueError as exc:
+        raise PlatformReadError(f"the answer for property {hotel} cannot be read ({exc}); ruid {result.ruid}") from exc
+
+
+def preview_rooms(check: RoomsCheck, settings: Settings | None = None, *, platform: PlatformRooms | None = None,
+                  client: object | None = None) -> RoomsPlan:
+    """What a push would send: the platform's state (read now, unless given) merged with the sheet."""
+    if platform is None and settings is not None:
+        platform = fetch_rooms(settings, check.hotels, client=client)
+    return plan_rooms(check.rooms, check.subrooms, check.amenities, platform)
+
+
+# --- pushing ------------------------------------------------------------------------------------------
+
+@dataclass
+class RoomsPushResult:
+    plan: RoomsPlan
+    results: pd.DataFrame   # one row per request: outcome, InvCode, message, ruid
+    mapping: pd.DataFrame   # RoomID -> InvCode of the room types created (or found created)
+    notice: str | None = None
+
+    @property
+    def ok(self) -> bool:
+        return bool((self.results["outcome"] == "success").all())
+
+    def summary(self) -> str:
+        counts = self.results["outcome"].value_counts().to_dict()
+        text = ", ".join(f"{n} {k}" for k, n in counts.items()) or "nothing to send"
+        return f"{len(self.results)} request(s): {text}; {len(self.mapping)} room type(s) mapped"
+
+
+def push_rooms(check: RoomsCheck, settings: Settings, *, mapping: PathLike | None = None,
+               workbook_copy: PathLike | None = None, today: dt.date | None = None,
+               client: object | None = None) -> RoomsPushResult:
+    """Create and overlay the room types of ``check`` (see the module docstring)."""
+    notice = deprecation(settings, today)
+    if notice:
+        warnings.warn(notice, DeprecatedOperationWarning, stacklevel=2)
+    if not check.ok:
+        raise BlockedByErrors(f"{len(check.errors)} error(s) in the workbook block the push: fix them first "
+                              "(`workbench validate rooms`)", check.errors)
+    c, own = _client(settings, client)
+    try:
+        platform = fetch_rooms(settings, check.hotels, client=c)
+        plan = plan_rooms(check.rooms, check.subrooms, check.amenities, platform)
+        if not plan.ok:
+            raise BlockedByErrors("the workbook does not fit the platform's current state: "
+                                  + "; ".join(plan.issues["message"].head(3)), plan.issues)
+        rows, created = [], [_mapped(m, "found on the platform before sending", None)
+                             for m in plan.matched.to_dict("records")]
+        for req in plan.requests:
+            row, made = _send(c, req)
+            rows.append(row)
+            if made:
+                created.append(made)
+    finally:
+        if own:
+            c.close()
+    result = RoomsPushResult(plan, pd.DataFrame(rows, columns=RESULT_COLUMNS),
+                             pd.DataFrame(created, columns=MAPPING_COLUMNS), notice)
+    if mapping is not None:
+        write_mapping(result.mapping, mapping)
+    if workbook_copy is not None:
+        fill_inv_codes(check, result.mapping, workbook_copy)
+    return result
+
+
+def _mapped(m: dict, how: str, ruid: str | None) -> dict:
+    return {"hotel_code": m["hotel_code"], "room_id": m.get("room_id"), "room_name": m.get("room_name"),
+            "inv_code": m["inv_code"], "how": how, "ruid": ruid}
+
+
+def _send(client, req: PlannedRequest) -> tuple[dict, dict | None]:
+    """Send one request; a New after an ambiguous failure is checked by reading the property back."""
+    result = client.send("OTA_HotelInvNotif", req.body, context=req.room_id or req.inv_code,
+                         idempotent=req.notif_type != NEW)  # an Overlay sent twice has the same effect
+    row = {"hotel_code": req.hotel_code, "notif_type": req.notif_type, "inv_code": req.inv_code,
+           "room_id": req.room_id, "room_name": req.room_name, "parts": req.parts, "outcome": result.outcome.value,
+           "message": "; ".join(n.message for n in (*result.errors, *result.warnings)) or (result.error or ""),
+           "ruid": result.ruid}
+    if req.notif_type != NEW:
+        return row, None
+    if result.ok:
+        refs = parse_cross_refs(result.body)
+        if refs:
+            row["inv_code"] = refs[0].response_inv_code
+            return row, _mapped({"hotel_code": req.hotel_code, "room_id": req.room_id, "room_name": req.room_name,
+                                 "inv_code": refs[0].response_inv_code}, "created", result.ruid)
+        row["message"] = (row["message"] + "; " if row["message"] else "") + "no InventoryCrossRef in the answer"
+    if result.ok or result.maybe_applied or (result.outcome.value == "failed" and not result.fatal):
+        found = _read_back(client, req)
+        if found is not None:
+            row.update(outcome="success", inv_code=found,
+                       message=f"created (confirmed by reading the property back after: {result.error or 'no id'})")
+            return row, _mapped({"hotel_code": req.hotel_code, "room_id": req.room_id, "room_name": req.room_name,
+                                 "inv_code": found}, "confirmed by reading back", result.ruid)
+        if not result.ok:
+            row["message"] = (f"{result.error}: the property was read back and the room type is not there, so it "
+                              "was not created; push again to create it")
+    return row, None
+
+
+def _read_back(client, req: PlannedRequest) -> str | None:
+    try:
+        state = _read_one(client, req.hotel_code)
+    except PlatformReadError:
+        return None
+    here = state.rooms
+    if req.room_id is not None:
+        hit = here[here["room_id"].astype("string") == str(req.room_id)]
+    elif req.room_name is not None:
+        hit = here[here["room_name"].astype("string").str.casefold() == str(req.room_name).casefold()]
+    else:
+        return None
+    return str(hit["inv_code"].iloc[0]) if len(hit) == 1 else None
+
+
+# --- files --------------------------------------------------------------------------------------------
+
+def write_mapping(frame: pd.DataFrame, path: PathLike) -> Path:
+    """Write (or update) the RoomID -> InvCode mapping CSV; the latest entry per room wins."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if path.exists():
+        old = pd.read_csv(path, dtype=str, keep_default_na=False).replace({"": None})
+        frame = pd.concat([old, frame.astype(object)], ignore_index=True)
+    frame = frame.astype({"hotel_code": "string", "room_id": "string", "inv_code": "string"})
+    key = frame["hotel_code"] + ":" + frame["room_id"].fillna("name:" + frame["room_name"].astype("string"))
+    frame = frame[~key.duplicated(keep="last")]
+    frame[MAPPING_COLUMNS].to_csv(path, index=False)
+    return path
+
+
+def fill_inv_codes(check: RoomsCheck, mapping: pd.DataFrame, path: PathLike) -> Path:
+    """A copy of the (single .xlsx) workbook with the new room types' InvCodes filled in."""
+    from openpyxl import load_workbook
+
+    excel = [f for f in check.files if f.suffix.lower() in (".xlsx", ".xlsm")]
+    if len(excel) != 1:
+        raise ValueError("the InvCode copy needs exactly one .xlsx workbook as input")
+    wb = load_workbook(excel[0])
+    by_id = {(str(m.hotel_code), str(m.room_id)): str(m.inv_code) for m in mapping.itertuples()
+             if not pd.isna(m.room_id)}
+    by_name = {(str(m.hotel_code), str(m.room_name).casefold()): str(m.inv_code) for m in mapping.itertuples()
+               if not pd.isna(m.room_name)}
+    headers = check.rooms.attrs.get("headers", {})
+    for frame in (check.rooms, check.subrooms, check.amenities):
+        for r in frame[frame["inv_code"].isna()].itertuples():
+            inv = by_id.get((str(r.hotel_code), str(r.room_id)))
+            if inv is None and frame is check.rooms and not pd.isna(r.room_name):
+                inv = by_name.get((str(r.hotel_code), str(r.room_name).casefold()))
+            if inv is None or r.sheet not in wb.sheetnames:
+                continue
+            ws = wb[r.sheet]
+            col = _column_of(ws, headers.get((r.source, r.sheet), {}).get("inv_code"), int(r.row))
+            ws.cell(row=int(r.row), column=col, value=inv)
+    out = Path(path)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    wb.save(out)
+    return out
+
+
+def _column_of(ws, header: str | None, data_row: int) -> int:
+    """The column of ``header`` above ``data_row``; a new ``InvCode`` column when the sheet has none."""
+    for row in ws.iter_rows(min_row=1, max_row=max(1, data_row - 1)):
+        for cell in row:
+            if header is not None and cell.value is not None and str(cell.value).strip() == header:
+                return cell.column
+    for row in ws.iter_rows(min_row=1, max_row=max(1, data_row - 1)):
+        for cell in row:
+            if cell.value is not None and str(cell.value).strip() == "InvCode":
+                return cell.column
+    first = next(r for r in ws.iter_rows(min_row=1, max_row=data_row) if any(c.value is not None for c in r))
+    col = ws.max_column + 1
+    ws.cell(row=first[0].row, column=col, value="InvCode")
+    return col
+
+
+ROOMS_SHEET = {"hotel_code": "HotelCode", "inv_code": "InvCode", "room_id": "RoomID", "room_type": "RoomType",
+               "room_name": "RoomTypeName", "max_occupancy": "MaxOccupancy", "max_adult_occupancy": "MaxAdultOccupancy",
+               "max_child_occupancy": "MaxChildOccupancy", "max_child_payable_occupancy": "MaxChildPayableOccupancy",
+               "quantity": "Quantity", "non_smoking": "NonSmoking", "size_measurement": "SizeMeasurement",
+               "size_measurement_unit": "SizeMeasurementUnit", "maximum_additional_guests": "MaximumAdditionalGuests",
+               "max_cribs": "MaxCribs", "max_rollaways": "MaxRollaways"}
+SUBROOMS_SHEET = {"hotel_code": "HotelCode", "inv_code": "InvCode", "room_id": "RoomID", "subroom": "SubRoom",
+                  "subroom_type": "RoomType", "max_guests": "MaxGuests", "number": "Number",
+                  "private_bathroom": "PrivateBathroom"}
+AMENITIES_SHEET = {"hotel_code": "HotelCode", "inv_code": "InvCode", "room_id": "RoomID", "subroom": "SubRoom",
+                   "amenity_code": "AmenityCode", "value": "Value", "configuration": "Configuration"}
+
+
+def rooms_workbook_frames(state: PlatformRooms) -> dict[str, pd.DataFrame]:
+    """The platform's state as the three sheets an analyst edits (headers as ``read_rooms`` reads them)."""
+    out = {}
+    for title, frame, columns in (("Rooms", state.rooms, ROOMS_SHEET), ("SubRooms", state.subrooms, SUBROOMS_SHEET),
+                                  ("Amenities", state.amenities, AMENITIES_SHEET)):
+        out[title] = frame[list(columns)].rename(columns=columns).reset_index(drop=True)
+    return out
+
+
+def write_rooms_workbook(state: PlatformRooms, path: PathLike) -> Path:
+    """Write Rooms / SubRooms / Amenities sheets (e.g. ``workbench fetch rooms --out``)."""
+    path = Path(path)
+    if path.suffix.lower() != ".xlsx":
+        raise ValueError(f"cannot write `{path.name}`: use a file name ending in .xlsx")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with pd.ExcelWriter(path, engine="openpyxl") as writer:
+        for title, frame in rooms_workbook_frames(state).items():
+            frame.astype(object).where(frame.notna(), None).to_excel(writer, sheet_name=title, index=False)
+            writer.sheets[title].freeze_panes = "A2"
+    return path
+
+
+def dry_run(check: RoomsCheck, directory: PathLike, plan: RoomsPlan) -> pd.DataFrame:
+    """Write each planned request (``NN-<hotel>-<room>.xml``), ``manifest.csv`` and ``diff.csv``."""
+    out = Path(directory)
+    out.mkdir(parents=True, exist_ok=True)
+    for old in out.glob("*.xml"):
+        old.unlink()
+    names = []
+    for n, req in enumerate(plan.requests, start=1):
+        room = req.inv_code or f"new-{req.room_id or n}"
+        name = f"{n:03d}-{req.hotel_code}-{req.notif_type.lower()}-{room}.xml"
+        (out / name).write_bytes(req.body)
+        names.append(name)
+    manifest = plan.summary()
+    manifest.insert(0, "file", names)
+    manifest.to_csv(out / "manifest.csv", index=False)
+    plan.diff.to_csv(out / "diff.csv", index=False)
+    return manifest
+
+
+def all_issues(check: RoomsCheck, plan: RoomsPlan | None) -> pd.DataFrame:
+    return combine([check.issues, plan.issues]) if plan is not None else check.issues
