@@ -8,8 +8,8 @@
 """
 
 from expectations.rates import validate_rates
-from expectations.rooms import bed_types, room_type_name, validate_rooms
 from expectations.reference import FxTable, cet_today, date_window, read_fx_table
+from expectations.rooms import bed_types, room_type_name, validate_rooms
 from loaders.issues import ISSUE_COLUMNS, has_errors
 
 __all__ = ["FxTable", "ISSUE_COLUMNS", "bed_types", "cet_today", "date_window", "has_errors", "read_fx_table",

