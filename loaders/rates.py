@@ -144,17 +144,19 @@ def _row_cells(s: _Sheet, layout: str) -> pd.DataFrame:
            "keep the one that matches the room's tax settings")
     s.flag(neither, rows, a_name, after, "missing_value",
            f"no price: fill in `{a_name}` (or `{b_name}`), or delete the row")
-    amount = after.fillna(before)
+    amount = after.fillna(before) if "amount_before_tax" in s.cols else after
+    which = np.where(after.notna().to_numpy(), 0, 1)
     cells = pd.DataFrame({
         "row": rows,
         "amount_text": amount,
-        "amount_type": np.where(after.notna(), "AfterTax", "BeforeTax"),
-        "amount_column": np.where(after.notna(), a_name, b_name),
-        "ok": ~(both | neither),
+        "amount_type": _pick(["AfterTax", "BeforeTax"], which),
+        "amount_column": _pick([a_name, b_name], which),
+        "ok": ~(both | neither).to_numpy(),
     })
     for name in ("hotel_code", "inv_type_code", "rate_plan_code", "currency_code", "number_of_guests",
                  "decimal_places", "date", "start", "end", *WEEKDAYS):
-        cells[name] = s.text(name).to_numpy()
+        if name in s.cols:  # absent optional columns stay absent (cheap on a million rows)
+            cells[name] = s.text(name)
     return cells
 
 
@@ -185,7 +187,8 @@ def _wide_cells(s: _Sheet, date_headers: dict[int, pd.Timestamp]) -> pd.DataFram
     })
     for name in ("hotel_code", "inv_type_code", "rate_plan_code", "currency_code", "number_of_guests",
                  "decimal_places"):
-        cells[name] = s.text(name).to_numpy()[row_idx]
+        if name in s.cols:
+            cells[name] = s.text(name).to_numpy()[row_idx]
     return cells.reset_index(drop=True)
 
 
@@ -222,19 +225,25 @@ def _type_cells(s: _Sheet, cells: pd.DataFrame, layout: str) -> pd.DataFrame:
            "a currency is a three-letter ISO 4217 code such as EUR")
     ok &= ~bad_cur.to_numpy()
 
-    guests_text = cells["number_of_guests"].astype("string")
-    guests, err = norm.parse_ints(guests_text.dropna(), "a number of guests (a whole number)")
-    guests, err = guests.reindex(cells.index), err.reindex(cells.index)
-    s.flag(err.notna() & ok, rows, col("number_of_guests"), guests_text, "not_a_number", err)
-    ok &= err.isna().to_numpy()
+    if "number_of_guests" in cells:
+        guests_text = cells["number_of_guests"].astype("string")
+        guests, err = norm.parse_ints(guests_text.dropna(), "a number of guests (a whole number)")
+        guests, err = guests.reindex(cells.index), err.reindex(cells.index)
+        s.flag(err.notna() & ok, rows, col("number_of_guests"), guests_text, "not_a_number", err)
+        ok &= err.isna().to_numpy()
+    else:
+        guests = _all_na_ints(cells.index)
 
-    dp_text = cells["decimal_places"].astype("string")
-    dp, err = norm.parse_ints(dp_text.dropna(), "a number of decimal places (0 to 4)")
-    dp, err = dp.reindex(cells.index), err.reindex(cells.index)
-    bad_dp = err.notna() | (dp.notna() & ~dp.between(0, 4).fillna(False))
-    s.flag(bad_dp & ok, rows, col("decimal_places"), dp_text, "decimal_places",
-           err.fillna("DecimalPlaces must be between 0 and 4"))
-    ok &= ~bad_dp.to_numpy()
+    if "decimal_places" in cells:
+        dp_text = cells["decimal_places"].astype("string")
+        dp, err = norm.parse_ints(dp_text.dropna(), "a number of decimal places (0 to 4)")
+        dp, err = dp.reindex(cells.index), err.reindex(cells.index)
+        bad_dp = err.notna() | (dp.notna() & ~dp.between(0, 4).fillna(False))
+        s.flag(bad_dp & ok, rows, col("decimal_places"), dp_text, "decimal_places",
+               err.fillna("DecimalPlaces must be between 0 and 4"))
+        ok &= ~bad_dp.to_numpy()
+    else:
+        dp = _all_na_ints(cells.index)
 
     amounts, err = norm.parse_amounts(cells["amount_text"].astype("string"))
     amount_col = cells["amount_column"]
@@ -243,9 +252,8 @@ def _type_cells(s: _Sheet, cells: pd.DataFrame, layout: str) -> pd.DataFrame:
     ok &= err.isna().to_numpy()
     scaled = dp.notna() & amounts["scale"].fillna(0).gt(0)
     _flag_series(s, scaled & ok, rows, amount_col, cells["amount_text"], "decimal_places",
-                 pd.Series("with DecimalPlaces given, the amount must be a whole number of the smallest unit "
-                           "(e.g. 8550 with DecimalPlaces 2 for 85.50); remove the decimals or clear DecimalPlaces",
-                           index=cells.index))
+                 "with DecimalPlaces given, the amount must be a whole number of the smallest unit "
+                 "(e.g. 8550 with DecimalPlaces 2 for 85.50); remove the decimals or clear DecimalPlaces")
     ok &= ~scaled.to_numpy()
     minor, scale, value = amounts["minor"], amounts["scale"], amounts["value"]
     has_dp = dp.notna() & ok
@@ -277,13 +285,28 @@ def _type_cells(s: _Sheet, cells: pd.DataFrame, layout: str) -> pd.DataFrame:
     return out[ok].astype(RATES_COLUMNS)[list(RATES_COLUMNS)]
 
 
+def _pick(choices: list[str], codes: np.ndarray) -> pd.Series:
+    """``choices[codes]`` as an Arrow-backed string column (fast for a million rows)."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    arr = pc.take(pa.array(choices, pa.string()), pa.array(codes, pa.int32()))
+    return pd.Series(arr.to_pandas(types_mapper={pa.string(): pd.StringDtype("pyarrow")}.get), dtype="string")
+
+
+def _all_na_ints(index: pd.Index) -> pd.Series:
+    n = len(index)
+    return pd.Series(pd.arrays.IntegerArray(np.zeros(n, dtype=np.int64), np.ones(n, dtype=bool)), index=index)
+
+
 def _flag_series(s: _Sheet, bad: pd.Series, rows: pd.Series, columns: pd.Series, values: pd.Series, rule: str,
-                 messages: pd.Series) -> None:
+                 messages: pd.Series | str) -> None:
     for i in np.flatnonzero(np.asarray(bad, dtype=bool)):
         val = values.iloc[i]
         s.records.append({"source": s.raw.source, "sheet": s.raw.sheet, "row": int(rows.iloc[i]),
                           "column": str(columns.iloc[i]), "value": "" if pd.isna(val) else str(val),
-                          "rule": rule, "severity": "error", "message": messages.iloc[i]})
+                          "rule": rule, "severity": "error",
+                          "message": messages if isinstance(messages, str) else messages.iloc[i]})
 
 
 def _normalize_scaled(minor: pd.Series, dp: pd.Series) -> tuple[np.ndarray, np.ndarray]:
