@@ -49,10 +49,10 @@ def fx_missing(c: RateCheck, p: pd.DataFrame, keys: Keys) -> pd.DataFrame:
     rows = c.frame.iloc[keys.first[firsts.index.to_numpy()]]
     mask = np.zeros(len(c.frame), dtype=bool)
     mask[rows.index.to_numpy()] = True
-    return issues_where(c.frame, mask, column=c.header(rows, "currency_code", "CurrencyCode").reindex(c.frame.index),
-                        value=c.frame["currency_code"], rule="price_cap_unchecked", severity="warning",
+    return issues_where(c.frame, mask, column=c.header(rows, "currency_code", "CurrencyCode"),
+                        value=rows["currency_code"], rule="price_cap_unchecked", severity="warning",
                         message=(f"the FX table ({c.fx.source}, {c.fx.as_of}) has no rate for "
-                                 + c.frame["currency_code"].astype(str)
+                                 + rows["currency_code"].astype(str)
                                  + ": the 50,000 EUR cap was not checked for this currency; add it with --fx"))
 
 
@@ -112,14 +112,15 @@ def _guests_all_or_none(c: RateCheck) -> pd.DataFrame:
         return empty_issues()
     minority_has = with_g < without  # flag the smaller group; on a tie, the rows without guests
     flag = mixed[hotel_codes] & (has == minority_has[hotel_codes])
-    msg = np.where(has, "this property's other prices have no NumberOfGuests: within one property every row "
-                        "has NumberOfGuests or none does; clear it here or fill it everywhere",
+    rows = f.loc[flag]
+    msg = np.where(rows["number_of_guests"].notna().to_numpy(),
+                   "this property's other prices have no NumberOfGuests: within one property every row "
+                   "has NumberOfGuests or none does; clear it here or fill it everywhere",
                    "this property's other prices have NumberOfGuests: within one property every row has "
                    "NumberOfGuests or none does; fill it in (1 = single occupancy)")
-    rows = f.loc[flag]
-    return issues_where(f, flag, column=c.header(rows, "number_of_guests", "NumberOfGuests").reindex(f.index),
-                        value=f["number_of_guests"].astype("string"), rule="guests_all_or_none", severity="error",
-                        message=pd.Series(msg, index=f.index))
+    return issues_where(f, flag, column=c.header(rows, "number_of_guests", "NumberOfGuests"),
+                        value=rows["number_of_guests"], rule="guests_all_or_none", severity="error",
+                        message=pd.Series(msg, index=rows.index))
 
 
 def _occupancy_pricing_without_guests(c: RateCheck) -> pd.DataFrame:
@@ -137,12 +138,12 @@ def _occupancy_pricing_without_guests(c: RateCheck) -> pd.DataFrame:
     mask = _first_rows_mask(c, keys, groups)
     rows = f.loc[mask]
     model = rows["hotel_code"].map(occ)
-    return issues_where(f, mask, column=c.header(rows, "number_of_guests", "NumberOfGuests").reindex(f.index),
+    return issues_where(f, mask, column=c.header(rows, "number_of_guests", "NumberOfGuests"),
                         value="", rule="guests_for_occupancy_pricing", severity="warning",
                         message=("property " + rows["hotel_code"].astype(str) + " uses " + model.astype(str)
                                  + " pricing but no price has NumberOfGuests: each price will be read as the "
                                    "price for the room's full occupancy; add NumberOfGuests for each occupancy")
-                        .reindex(f.index))
+                        )
 
 
 def _unknown_property(c: RateCheck) -> pd.DataFrame:
@@ -155,10 +156,11 @@ def _unknown_property(c: RateCheck) -> pd.DataFrame:
     if not len(groups):
         return empty_issues()
     mask = _first_rows_mask(c, keys, groups)
-    return issues_where(f, mask, column=c.header(f.loc[mask], "hotel_code", "HotelCode").reindex(f.index),
-                        value=f["hotel_code"].astype("string"), rule="unknown_property", severity="warning",
-                        message="property " + f["hotel_code"].astype(str) + " is not in the registry: its currency, "
-                                "pricing model, rooms and rate plans were not checked")
+    rows = f.loc[mask]
+    return issues_where(f, mask, column=c.header(rows, "hotel_code", "HotelCode"),
+                        value=rows["hotel_code"], rule="unknown_property", severity="warning",
+                        message="property " + rows["hotel_code"].astype(str) + " is not in the registry: its "
+                                "currency, pricing model, rooms and rate plans were not checked")
 
 
 def _coverage(c: RateCheck) -> pd.DataFrame:
@@ -183,8 +185,8 @@ def _coverage(c: RateCheck) -> pd.DataFrame:
     message = (n.astype(str) + f" of the next {COVERAGE_DAYS} nights (from {c.as_of:%Y-%m-%d}) have a price for room "
                + rows["inv_type_code"].astype(str) + ", rate " + rows["rate_plan_code"].astype(str)
                + ": the platform recommends loading at least 12 months ahead")
-    return issues_where(f, mask, column=column.reindex(f.index), value=n.astype(str).reindex(f.index),
-                        rule="coverage", severity="warning", message=message.reindex(f.index))
+    return issues_where(f, mask, column=column, value=n.astype(str),
+                        rule="coverage", severity="warning", message=message)
 
 
 def as_date(value: dt.date | str | None) -> dt.date | None:

@@ -136,11 +136,11 @@ def _to_rows(c: RateCheck, keys: Keys, projection: pd.DataFrame, positions: list
         col = rows["amount_column"]
     else:
         col = c.header(rows, column, _OTA[column])
-    return issues_where(c.frame, mask, column=col.reindex(c.frame.index),
-                        value=pd.Series(val_by_group.reindex(gid).to_numpy(), index=rows.index).reindex(c.frame.index),
+    return issues_where(c.frame, mask, column=col,
+                        value=pd.Series(val_by_group.reindex(gid).to_numpy(), index=rows.index),
                         rule=rule, severity=severity,
                         message=pd.Series(msg_by_group.reindex(gid).to_numpy(), index=rows.index)
-                        .reindex(c.frame.index))
+                        )
 
 
 _OTA = {"hotel_code": "HotelCode", "inv_type_code": "InvTypeCode", "rate_plan_code": "RatePlanCode",
@@ -174,9 +174,9 @@ def _date_rules(c: RateCheck) -> list[pd.DataFrame]:
                     f"(1 day before {c.as_of:%Y-%m-%d} in CET): remove it or move it forward",
         date_text + f" is after {last:%Y-%m-%d}, the last night the platform accepts (5 years ahead): "
                     "remove it or check the year")
-    return [issues_where(c.frame, mask, column=column.reindex(c.frame.index), value=date_text.reindex(c.frame.index),
+    return [issues_where(c.frame, mask, column=column, value=date_text,
                          rule="date_window", severity="error",
-                         message=pd.Series(message, index=rows.index).reindex(c.frame.index))]
+                         message=pd.Series(message, index=rows.index))]
 
 
 # --- rooms and rate plans: hotel x room x rate x guests -------------------------------------------------
@@ -250,8 +250,8 @@ def _duplicate_rules(c: RateCheck) -> list[pd.DataFrame]:
         "): the platform would apply only the first; keep one price"
     mask = np.zeros(len(c.frame), dtype=bool)
     mask[positions] = True
-    return [issues_where(c.frame, mask, column=rows["amount_column"].reindex(c.frame.index),
+    return [issues_where(c.frame, mask, column=rows["amount_column"],
                          value=pd.Series([decimal_text(m, s) for m, s in zip(rows["amount_minor"], rows["amount_scale"],
                                                                               strict=True)],
-                                         index=rows.index).reindex(c.frame.index),
-                         rule="duplicate_key", severity="error", message=message.reindex(c.frame.index))]
+                                         index=rows.index),
+                         rule="duplicate_key", severity="error", message=message)]

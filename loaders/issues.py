@@ -36,10 +36,16 @@ def issues_where(frame: pd.DataFrame, mask: pd.Series | np.ndarray, *, column: s
     mask = np.asarray(mask, dtype=bool)
     if not mask.any():
         return empty_issues()
-    sub = frame.loc[mask, ["source", "sheet", "row"]]
+    idx = np.flatnonzero(mask)
+    sub = frame.iloc[idx][["source", "sheet", "row"]]
 
     def pick(x: pd.Series | str) -> object:
-        return x[mask].astype("string").to_numpy() if isinstance(x, pd.Series) else x
+        """A full-length column, or one indexed by just the selected rows' labels."""
+        if not isinstance(x, pd.Series):
+            return x
+        if len(x) == len(frame) and x.index.equals(frame.index):
+            return x.iloc[idx].astype("string").to_numpy()
+        return x.reindex(sub.index).astype("string").to_numpy()
 
     out = pd.DataFrame({
         "source": sub["source"].to_numpy(), "sheet": sub["sheet"].to_numpy(), "row": sub["row"].to_numpy(),

@@ -10,9 +10,10 @@ import datetime as dt
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
+import numpy as np
 import pandas as pd
 
-from workbench.ota.rate_amount import build_request, to_bytes, vector_amounts
+from workbench.ota.rate_amount import build_from_lists, to_bytes, vector_amounts
 from workbench.writers.compress import Compressed, compress
 
 
@@ -25,7 +26,14 @@ class RateRequest:
     body: bytes
     messages: int
     cells: int
-    rows: pd.DataFrame = field(repr=False)   # source, sheet, row of every cell it carries
+    _cells: pd.DataFrame = field(repr=False)   # the compressed cells, sorted by hotel and month
+    _span: tuple[int, int] = field(repr=False, default=(0, 0))
+
+    @property
+    def rows(self) -> pd.DataFrame:
+        """``source, sheet, row`` of every spreadsheet row this request carries."""
+        a, b = self._span
+        return self._cells.iloc[a:b][["source", "sheet", "row"]].drop_duplicates().reset_index(drop=True)
 
     @property
     def key(self) -> str:
@@ -65,9 +73,31 @@ def iter_requests(c: Compressed, timestamp: dt.datetime | None = None) -> Iterat
         return
     amounts = vector_amounts(c.prices)
     timestamp = timestamp or dt.datetime.now(dt.timezone.utc)
-    cells_by = c.cells.groupby(["hotel_code", "month"], sort=False)
-    for (hotel, month), msgs in c.messages.groupby(["hotel_code", "month"], sort=True):
-        cells = cells_by.get_group((hotel, month))
-        root = build_request(int(hotel), msgs, amounts, timestamp=timestamp)
-        yield RateRequest(int(hotel), str(month), to_bytes(root), len(msgs), len(cells),
-                          cells[["source", "sheet", "row"]].drop_duplicates().reset_index(drop=True))
+    m = c.messages.sort_values(["hotel_code", "month"], kind="stable")
+    hotels, months = m["hotel_code"].to_numpy(), m["month"].to_numpy()
+    starts, ends = m["start"].dt.strftime("%Y-%m-%d").tolist(), m["end"].dt.strftime("%Y-%m-%d").tolist()
+    rooms, rates = m["inv_type_code"].tolist(), m["rate_plan_code"].tolist()
+    masks, vectors = m["mask"].tolist(), m["vector"].tolist()
+    cells = c.cells.sort_values(["hotel_code", "month"], kind="stable").reset_index(drop=True)
+    cell_bounds = _bounds(cells["hotel_code"].to_numpy(), cells["month"].to_numpy())
+    for a, b in _runs(hotels, months):
+        hotel, month = int(hotels[a]), str(months[a])
+        ca, cb = cell_bounds[(hotel, month)]
+        root = build_from_lists(hotel, starts[a:b], ends[a:b], rooms[a:b], rates[a:b], masks[a:b], vectors[a:b],
+                                amounts, timestamp=timestamp)
+        yield RateRequest(hotel, month, to_bytes(root), b - a, cb - ca, cells, (ca, cb))
+
+
+def _runs(hotels: np.ndarray, months: np.ndarray) -> list[tuple[int, int]]:
+    """Start/stop positions of each (hotel, month) run in arrays sorted by them."""
+    n = len(hotels)
+    change = np.ones(n, dtype=bool)
+    if n > 1:
+        change[1:] = (hotels[1:] != hotels[:-1]) | (months[1:] != months[:-1])
+    starts = np.flatnonzero(change)
+    stops = np.append(starts[1:], n)
+    return list(zip(starts.tolist(), stops.tolist(), strict=True))
+
+
+def _bounds(hotels: np.ndarray, months: np.ndarray) -> dict[tuple[int, str], tuple[int, int]]:
+    return {(int(hotels[a]), str(months[a])): (a, b) for a, b in _runs(hotels, months)}
