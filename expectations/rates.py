@@ -20,8 +20,14 @@ from expectations import custom as cx
 from expectations import groups
 from expectations._keys import Coder, Keys
 from expectations.engine import run_suite
-from expectations.reference import (PRICE_CAP_EUR, FxTable, cet_today, currency_minor_units, date_window,
-                                    read_fx_table)
+from expectations.reference import (
+    PRICE_CAP_EUR,
+    FxTable,
+    cet_today,
+    currency_minor_units,
+    date_window,
+    read_fx_table,
+)
 from loaders import Registry
 from loaders._normalize import decimal_text
 from loaders.issues import combine, empty_issues, issues_where

@@ -66,9 +66,9 @@ def currency_minor_units() -> dict[str, int]:
 
 def cet_today(now: dt.datetime | None = None) -> dt.date:
     """Today's date in Central European Time (the platform's calendar)."""
-    now = now or dt.datetime.now(dt.timezone.utc)
+    now = now or dt.datetime.now(dt.UTC)
     if now.tzinfo is None:
-        now = now.replace(tzinfo=dt.timezone.utc)
+        now = now.replace(tzinfo=dt.UTC)
     return now.astimezone(CET).date()
 
 

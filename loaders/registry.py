@@ -126,16 +126,9 @@ def _read_kind(raw: RawSheet, kind: str) -> pd.DataFrame:
     for name, dtype in _DTYPES[kind].items():
         text = body[cols[name]].astype("string") if name in cols else pd.Series(pd.NA, index=body.index,
                                                                                  dtype="string")
-        if dtype == "Int64":
-            values, err = norm.parse_ints(text.dropna())
-            bad = err.dropna()
-            if len(bad):
-                i = bad.index[0]
-                raise LoadError(f"`{raw.source}` sheet `{raw.sheet}` row {int(raw.rows[i])}, column "
-                                f"`{raw.header[cols[name]]}`: {bad.iloc[0]}.", source=raw.source, sheet=raw.sheet)
-            out[name] = values.reindex(body.index)
-        elif dtype == "boolean":
-            values, err = norm.parse_flags(text.dropna())
+        if dtype in ("Int64", "boolean"):
+            parse = norm.parse_ints if dtype == "Int64" else norm.parse_flags
+            values, err = parse(text.dropna())
             bad = err.dropna()
             if len(bad):
                 i = bad.index[0]

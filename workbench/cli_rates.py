@@ -110,7 +110,8 @@ def push_rates_cmd(
     Exit code 0: every request applied; 1: errors block the push or the platform refused or failed some
     requests; 2: the input or the settings cannot be used.
     """
-    from workbench.rates import BlockedByErrors, dry_run as write_dry_run
+    from workbench.rates import BlockedByErrors
+    from workbench.rates import dry_run as write_dry_run
 
     if dry_run is not None:
         check = _check(files, sheet, registry, as_of, fx)

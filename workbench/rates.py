@@ -18,13 +18,14 @@ import pandas as pd
 
 from expectations import FxTable, cet_today, read_fx_table, validate_rates
 from loaders import Registry, read_rates, read_registry
+from workbench.checked import IssuesView
 from workbench.writers.batches import RateRequest, plan_requests
 
 PathLike = str | Path
 
 
 @dataclass
-class RatesCheck:
+class RatesCheck(IssuesView):
     """A loaded and validated set of rates: the canonical ``frame`` and its ``issues``."""
 
     frame: pd.DataFrame
@@ -32,19 +33,6 @@ class RatesCheck:
     registry: Registry
     as_of: dt.date
     files: list[Path] = field(default_factory=list)
-
-    @property
-    def errors(self) -> pd.DataFrame:
-        return self.issues[self.issues["severity"] == "error"]
-
-    @property
-    def warnings(self) -> pd.DataFrame:
-        return self.issues[self.issues["severity"] == "warning"]
-
-    @property
-    def ok(self) -> bool:
-        """True when nothing blocks a push (warnings never do)."""
-        return self.errors.empty
 
     def invalid_mask(self) -> np.ndarray:
         """Rows of ``frame`` touched by an error: the whole sheet row, or for a wide sheet only the
@@ -67,12 +55,6 @@ class RatesCheck:
         """The rows no error touches: what ``--skip-invalid`` sends."""
         return self.frame[~self.invalid_mask()]
 
-    def summary(self) -> pd.DataFrame:
-        """Issue counts by rule and severity."""
-        if self.issues.empty:
-            return pd.DataFrame(columns=["severity", "rule", "issues"])
-        return (self.issues.groupby(["severity", "rule"]).size().rename("issues").reset_index()
-                .sort_values(["severity", "issues"], ascending=[True, False]).reset_index(drop=True))
 
 
 def check_rates(files: PathLike | Iterable[PathLike], *, sheet: str | Sequence[str] | None = None,

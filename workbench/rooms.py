@@ -26,6 +26,7 @@ import pandas as pd
 from expectations import validate_rooms
 from loaders import read_rooms
 from loaders.issues import combine
+from workbench.checked import IssuesView
 from workbench.config import Settings
 from workbench.ota.descriptive_info import (
     PlatformRooms,
@@ -76,7 +77,7 @@ def deprecation(settings: Settings, today: dt.date | None = None) -> str | None:
 # --- checking a workbook ------------------------------------------------------------------------------
 
 @dataclass
-class RoomsCheck:
+class RoomsCheck(IssuesView):
     """A loaded and validated room-type workbook."""
 
     rooms: pd.DataFrame
@@ -86,27 +87,10 @@ class RoomsCheck:
     files: list[Path] = field(default_factory=list)
 
     @property
-    def errors(self) -> pd.DataFrame:
-        return self.issues[self.issues["severity"] == "error"]
-
-    @property
-    def warnings(self) -> pd.DataFrame:
-        return self.issues[self.issues["severity"] == "warning"]
-
-    @property
-    def ok(self) -> bool:
-        return self.errors.empty
-
-    @property
     def hotels(self) -> list[int]:
         codes = pd.concat([f["hotel_code"] for f in (self.rooms, self.subrooms, self.amenities)]).dropna()
         return sorted({int(h) for h in codes})
 
-    def summary(self) -> pd.DataFrame:
-        if self.issues.empty:
-            return pd.DataFrame(columns=["severity", "rule", "issues"])
-        return (self.issues.groupby(["severity", "rule"]).size().rename("issues").reset_index()
-                .sort_values(["severity", "issues"], ascending=[True, False]).reset_index(drop=True))
 
 
 def check_rooms(files: PathLike | Iterable[PathLike], *, sheet: str | Sequence[str] | None = None) -> RoomsCheck:

@@ -87,7 +87,7 @@ def build_from_lists(hotel_code: int, starts: Sequence[str], ends: Sequence[str]
                      amounts: dict[int, list[dict[str, str]]], timestamp: dt.datetime | None = None,
                      echo_token: str | None = None) -> etree._Element:
     """As :func:`build_request`, from plain lists (the fast path for many requests)."""
-    ts = (timestamp or dt.datetime.now(dt.timezone.utc)).isoformat(timespec="seconds")
+    ts = (timestamp or dt.datetime.now(dt.UTC)).isoformat(timespec="seconds")
     root_attrs = {"Version": VERSION, "TimeStamp": ts}
     if echo_token:
         root_attrs["EchoToken"] = echo_token

@@ -12,22 +12,9 @@ from collections import deque
 from collections.abc import Callable, Mapping
 
 from workbench.sandbox.endpoints import ALL, DEFAULT_LIMITS
+from workbench.transport.operations import parse_limits  # one parser for the client's and the sandbox's limits
 
-
-def parse_limits(spec: str | None) -> dict[str, int]:
-    """``"OTA_HotelRateAmountNotif=75,all=10000"`` -> ``{...}``; names as in the Limits table."""
-    out: dict[str, int] = {}
-    for part in (spec or "").replace(";", ",").split(","):
-        part = part.strip()
-        if not part:
-            continue
-        name, sep, value = part.partition("=")
-        name = name.strip().removeprefix("/hotels").removeprefix("/ota/").removeprefix("/xml/")
-        if not sep or not name or not value.strip().isdigit() or int(value) <= 0:
-            raise ValueError(f"limit `{part}` is not `NAME=CALLS` with a positive whole number "
-                             "(e.g. `OTA_HotelRateAmountNotif=75,all=10000`)")
-        out[name] = int(value)
-    return out
+__all__ = ["SlidingWindowLimits", "parse_limits"]
 
 
 class SlidingWindowLimits:

@@ -72,7 +72,7 @@ def iter_requests(c: Compressed, timestamp: dt.datetime | None = None) -> Iterat
     if c.messages.empty:
         return
     amounts = vector_amounts(c.prices)
-    timestamp = timestamp or dt.datetime.now(dt.timezone.utc)
+    timestamp = timestamp or dt.datetime.now(dt.UTC)
     m = c.messages.sort_values(["hotel_code", "month"], kind="stable")
     hotels, months = m["hotel_code"].to_numpy(), m["month"].to_numpy()
     starts, ends = m["start"].dt.strftime("%Y-%m-%d").tolist(), m["end"].dt.strftime("%Y-%m-%d").tolist()

@@ -91,7 +91,7 @@ def plan(delta: pd.DataFrame) -> tuple[list[RateRequest], list[pd.DataFrame]]:
     if delta.empty:
         return [], []
     compressed = compress(delta)
-    requests = list(iter_requests(compressed, timestamp=dt.datetime.now(dt.timezone.utc)))
+    requests = list(iter_requests(compressed, timestamp=dt.datetime.now(dt.UTC)))
     keys = cell_keys(delta)
     keys["month"] = compressed.cells["month"].to_numpy()
     by = dict(tuple(keys.groupby(["hotel_code", "month"], sort=False)))
