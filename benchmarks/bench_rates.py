@@ -528,11 +528,29 @@ FIGURES = {"load": fig_load, "validate": fig_validate, "compress": fig_compress,
 
 # --- driver ------------------------------------------------------------------------------------------
 
+MEASURED = ["loaders", "expectations", "workbench/writers", "workbench/ota"]
+
+
+def code_version() -> str:
+    """The commit measured, and whether the measured packages had uncommitted changes (read-only git)."""
+    def git(*args: str) -> str:
+        try:
+            return subprocess.run(["git", *args], capture_output=True, text=True, cwd=HERE.parent,
+                                  timeout=30).stdout.strip()
+        except (OSError, subprocess.SubprocessError):
+            return ""
+    head = git("rev-parse", "--short", "HEAD") or "unknown"
+    dirty = git("status", "--porcelain", "--", *MEASURED)
+    return head + (" + uncommitted changes" if dirty else "")
+
+
 def run_worker(name: str, mode: str, want_profile: bool) -> None:
+    version = code_version()
     load0 = os.getloadavg()
     t = time.perf_counter()
     result = FIGURES[name](SIZES[mode], want_profile)
-    result.update({"wall_s": round(time.perf_counter() - t, 1), "loadavg_before": [round(x, 2) for x in load0],
+    result.update({"wall_s": round(time.perf_counter() - t, 1), "code": version,
+                   "code_after": code_version(), "loadavg_before": [round(x, 2) for x in load0],
                    "loadavg_after": [round(x, 2) for x in os.getloadavg()]})
     print("@@RESULT@@" + json.dumps(result, default=float))
 
@@ -681,7 +699,8 @@ def report_lines(r: dict) -> str:
                     "including library calls, excluding traced project functions):")
         text += [f"  {x['where']} {x['function']}: {x['s']:.2f} s ({x['share']:.0%})  {x['source']}"
                  for x in lines["lines"]]
-    text.append(f"load average before/after: {r['loadavg_before']} / {r['loadavg_after']}; wall {r['wall_s']} s")
+    text.append(f"load average before/after: {r['loadavg_before']} / {r['loadavg_after']}; wall {r['wall_s']} s; "
+                f"code {r.get('code')} (after: {r.get('code_after')})")
     return "\n".join(text)
 
 
@@ -704,6 +723,7 @@ def write_results(results: dict, mode: str, command: str) -> None:
     nxt = text.find("\n## ", start)
     end = len(text) if nxt < 0 else nxt + 1
     loads = sorted({x for r in results.values() for x in (r["loadavg_before"][0], r["loadavg_after"][0])})
+    versions = sorted({v for r in results.values() for v in (r.get("code", "?"), r.get("code_after", "?"))})
     body = [
         "",
         f"Measured {dt.date.today():%Y-%m-%d} with `{command}` ({mode} sizes; {os.cpu_count()} cores, "
@@ -712,7 +732,8 @@ def write_results(results: dict, mode: str, command: str) -> None:
         f"{SIZES[mode]['repeats']} runs ({SIZES[mode]['validate_repeats']} for validation), reference and "
         "measured code interleaved in the same process; each figure in its own process. Peak RSS is the "
         "process high-water mark (VmHWM, reset before each call); in brackets, the rise over the RSS before the "
-        "call. Inputs are generated (benchmarks/_rates_data.py), seeded.",
+        "call. Inputs are generated (benchmarks/_rates_data.py), seeded. Code measured: commit "
+        + ", ".join(versions) + ("" if len(versions) == 1 else " (the code changed while the figures ran)") + ".",
         "",
         markdown_table(HEAD, summary_rows(results)),
         "",
