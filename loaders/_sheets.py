@@ -75,7 +75,7 @@ def _read_workbook(path: Path, sheet: str | Sequence[str] | None) -> list[RawShe
             raise LoadError(f"`{path.name}` has no sheet `{name}`; its sheets are "
                             + ", ".join(f"`{n}`" for n in names) + ".", source=path.name, sheet=name)
         try:
-            frame = reader.load_sheet(name, header_row=None, dtypes="string").to_arrow()
+            frame = _load_text_table(reader, name)
         except Exception as exc:
             raise LoadError(f"`{path.name}` sheet `{name}` cannot be read ({_short(exc)}).",
                             source=path.name, sheet=name) from exc
@@ -86,6 +86,72 @@ def _read_workbook(path: Path, sheet: str | Sequence[str] | None) -> list[RawShe
     if not result:
         raise LoadError(f"`{path.name}` has no data: every sheet asked for is empty.", source=path.name)
     return result
+
+
+def _load_text_table(reader: object, name: str, typed: bool = True) -> pa.Table:
+    """Every cell of a sheet as text, header row included.
+
+    Fast path: let fastexcel type the columns (much faster than asking it for text), then write
+    numbers as Excel shows them (15 significant digits, so 129.95000000000002 is 129.95) and
+    dates as ``YYYY-MM-DD HH:MM:SS``. If any cell does not fit its column's type (a typo such as
+    ``12O.50`` in a price column), the sheet is read again as text, so nothing is lost.
+    """
+    if typed:
+        sheet = reader.load_sheet(name, header_row=0, dtype_coercion="coerce")  # type: ignore[attr-defined]
+        table, errors = sheet.to_arrow_with_errors()
+        header = _header_texts(sheet.selected_columns, table)
+        if (errors is None or not errors.errors) and header is not None:
+            body = pa.table({f"c{i}": _as_text(col) for i, col in enumerate(table.columns)})
+            head = pa.table({f"c{i}": pa.array([h or None], pa.string()) for i, h in enumerate(header)})
+            return pa.concat_tables([head, body])
+    return reader.load_sheet(name, header_row=None, dtypes="string").to_arrow()  # type: ignore[attr-defined]
+
+
+def _header_texts(columns: Sequence[object], table: pa.Table) -> list[str] | None:
+    """The header cells as typed, from fastexcel's column names; ``None`` when they cannot be
+    recovered (a date or other non-text header cell: fastexcel replaces it with a made-up name)."""
+    out: list[str] = []
+    for info, col in zip(columns, table.columns, strict=True):
+        name = str(getattr(info, "name", ""))
+        if getattr(info, "column_name_from", "") == "generated":
+            if col.null_count != len(col):
+                return None
+            name = ""
+        else:
+            m = re.fullmatch(r"(.*)_(\d+)", name)
+            if m and m.group(1) in out:  # fastexcel renames a repeated header `Date` to `Date_1`
+                name = m.group(1)
+        out.append(name)
+    return out
+
+
+def _as_text(col: pa.ChunkedArray) -> pa.ChunkedArray | pa.Array:
+    t = col.type
+    if pa.types.is_string(t) or pa.types.is_large_string(t):
+        return col
+    if pa.types.is_null(t):
+        return pa.nulls(len(col), pa.string())
+    if pa.types.is_timestamp(t) or pa.types.is_date(t):  # few distinct nights: format each once
+        values = pc.cast(col, pa.timestamp("ms")).to_numpy(zero_copy_only=False)
+        return _by_distinct(values, lambda v: str(pd.Timestamp(v).strftime("%Y-%m-%d %H:%M:%S")))
+    if pa.types.is_floating(t) or pa.types.is_integer(t):
+        return _by_distinct(col.to_numpy(zero_copy_only=False), _excel_number)
+    if pa.types.is_boolean(t):
+        return pc.if_else(col, "true", "false")
+    return pc.cast(col, pa.string())
+
+
+def _by_distinct(values: np.ndarray, fmt) -> pa.Array:
+    codes, uniques = pd.factorize(values, use_na_sentinel=True)
+    texts = pa.array([fmt(v) for v in uniques], pa.string())
+    return pc.take(texts, pa.array(codes.astype(np.int32), mask=codes < 0))  # -1 (blank) -> null
+
+
+def _excel_number(v: float) -> str:
+    text = f"{v:.15g}"
+    if "e" in text or "E" in text:  # very large or small: write it out without an exponent
+        text = np.format_float_positional(float(text), trim="-")
+    return text
 
 
 def _read_csv(path: Path) -> RawSheet:

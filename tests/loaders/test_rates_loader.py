@@ -229,3 +229,31 @@ def test_sample_workbook_reads_every_sheet() -> None:
     assert set(zip(frame["source"], frame["sheet"], strict=True)) == {
         ("rates.xlsx", "Amsterdam"), ("rates.xlsx", "Krakow"), ("rates.xlsx", "Tokyo OBP"), ("lisbon_seasons.csv", "")}
     assert set(issues["rule"]) == {"not_a_number", "date_order"}
+
+
+def test_fast_typed_read_equals_the_text_read(write_xlsx) -> None:
+    """The typed fast path and the all-text path see the same cells (as Excel shows them)."""
+    import fastexcel
+
+    from loaders._sheets import _load_text_table, _split_header
+
+    path = write_xlsx({"S": [[], H + [None, "Date"],
+                             [1000001, "101", "RO", dt.datetime(2027, 1, 1), 0.1 + 0.2, "EUR", None, None],
+                             [None] * 8,
+                             [1000001, 101, "RO", dt.datetime(2027, 1, 2), 129.95000000000002, "EUR", None, None],
+                             [1000001, "101", "RO", dt.datetime(2027, 1, 3), 12000, "JPY", None, None]]})
+    reader = fastexcel.read_excel(str(path))
+    fast = _split_header(path, "S", _load_text_table(reader, "S", typed=True), 2)
+    slow = _split_header(path, "S", _load_text_table(reader, "S", typed=False), 2)
+    assert fast.header == slow.header == H + ["", "Date"]
+    assert fast.rows.tolist() == slow.rows.tolist() == [3, 5, 6]
+    pd.testing.assert_frame_equal(fast.body, slow.body)
+    assert fast.body[4].tolist() == ["0.3", "129.95", "12000"]
+
+
+def test_a_typo_in_a_number_column_is_kept_by_reading_the_sheet_as_text(write_xlsx) -> None:
+    rows = [H] + [[1, "A", "R", dt.datetime(2027, 1, 1) + dt.timedelta(days=i), 100.5, "EUR"] for i in range(50)]
+    rows.append([1, "A", "R", dt.datetime(2027, 3, 1), "12O.50", "EUR"])
+    frame, issues = read_rates(write_xlsx({"S": rows}))
+    assert len(frame) == 50
+    assert issues[["row", "value", "rule"]].values.tolist() == [[52, "12O.50", "not_a_number"]]
