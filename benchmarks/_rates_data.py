@@ -35,23 +35,27 @@ def _price_table(rng: np.random.Generator, n: int) -> np.ndarray:
     return np.where(whole, cents // 100 * 100, cents)
 
 
-def xlsx_path(n_rows: int) -> Path:
-    return CACHE / f"rates_long_{n_rows}.xlsx"
+TYPO_ROW = 1_234   # with ``typo=True``, this data row's price is the text `12O.50` (letter O)
 
 
-def cached_rates_xlsx(n_rows: int, seed: int = 7) -> tuple[Path, dict]:
-    """The workbook with ``n_rows`` price rows (written on first use) and facts to check a load with."""
-    path, meta_path = xlsx_path(n_rows), xlsx_path(n_rows).with_suffix(".json")
+def xlsx_path(n_rows: int, typo: bool = False) -> Path:
+    return CACHE / f"rates_long_{n_rows}{'_typo' if typo else ''}.xlsx"
+
+
+def cached_rates_xlsx(n_rows: int, seed: int = 7, typo: bool = False) -> tuple[Path, dict]:
+    """The workbook with ``n_rows`` price rows (written on first use) and facts to check a load with;
+    ``typo`` puts one price typed as text in the amount column (row ``TYPO_ROW``)."""
+    path, meta_path = xlsx_path(n_rows, typo), xlsx_path(n_rows, typo).with_suffix(".json")
     if path.exists() and meta_path.exists():
         return path, json.loads(meta_path.read_text())
     CACHE.mkdir(parents=True, exist_ok=True)
-    meta = _write_rates_xlsx(path.with_suffix(".tmp.xlsx"), n_rows, seed)
+    meta = _write_rates_xlsx(path.with_suffix(".tmp.xlsx"), n_rows, seed, typo)
     path.with_suffix(".tmp.xlsx").replace(path)
     meta_path.write_text(json.dumps(meta))
     return path, meta
 
 
-def _write_rates_xlsx(path: Path, n_rows: int, seed: int) -> dict:
+def _write_rates_xlsx(path: Path, n_rows: int, seed: int, typo: bool = False) -> dict:
     """~300 hotels x 3 rooms x 3-4 rate plans x 365 nights (the last series cut to fit ``n_rows``)."""
     from openpyxl import Workbook
 
@@ -81,6 +85,8 @@ def _write_rates_xlsx(path: Path, n_rows: int, seed: int) -> dict:
             if cur == "JPY":
                 cents = cents // 100 * 100 * 100  # whole yen, larger numbers
             value = cents // 100 if cents % 100 == 0 else cents / 100
+            if typo and written == TYPO_ROW:
+                value = "12O.50"
             ws.append([hotel, room, plan, night, value, cur])
             written += 1
             total_cents += cents

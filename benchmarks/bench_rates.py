@@ -199,23 +199,30 @@ def fig_load(size: dict, want_profile: bool) -> dict:
     from loaders import read_rates
 
     path, meta = data.cached_rates_xlsx(size["load_rows"])
+    typo, _ = data.cached_rates_xlsx(size["load_rows"], typo=True)
     named = {
         "fastexcel_to_pandas": lambda: fastexcel.read_excel(str(path)).load_sheet(0).to_pandas(),
         "fastexcel_to_arrow": lambda: fastexcel.read_excel(str(path)).load_sheet(0).to_arrow(),
         "read_rates": lambda: read_rates(path),
+        # informational: one text cell in the price column (the loader's text path for that sheet)
+        "typo_fastexcel_to_pandas": lambda: fastexcel.read_excel(str(typo)).load_sheet(0).to_pandas(),
+        "typo_read_rates": lambda: read_rates(typo),
     }
     stats, last = compare(named, size["repeats"])
+    typo_frame, typo_issues = last["typo_read_rates"]
     frame, issues = last["read_rates"]
     raw = last["fastexcel_to_pandas"]
     cents = (frame["amount_minor"].astype("int64") * 10 ** (2 - frame["amount_scale"].astype("int64"))).sum()
     checks = {"rows": len(frame) == meta["rows"] == len(raw), "no_issues": len(issues) == 0,
               "amounts": int(cents) == meta["total_cents"],
               "dates": str(frame["date"].min().date()) == meta["first_night"]
-              and str(frame["date"].max().date()) == meta["last_night"]}
+              and str(frame["date"].max().date()) == meta["last_night"],
+              "typo_file": len(typo_frame) == meta["rows"] - 1 and list(typo_issues["rule"]) == ["not_a_number"]}
     ratio = stats["read_rates"]["median_s"] / stats["fastexcel_to_pandas"]["median_s"]
     out = {"figure": "load", "rows": meta["rows"], "file_mib": round(path.stat().st_size / 2**20, 1),
            "stats": stats, "ratio": ratio,
            "ratio_vs_arrow": stats["read_rates"]["median_s"] / stats["fastexcel_to_arrow"]["median_s"],
+           "typo_ratio": stats["typo_read_rates"]["median_s"] / stats["typo_fastexcel_to_pandas"]["median_s"],
            "target": TARGETS["load"], "met": ratio <= TARGETS["load"] and all(checks.values()), "checks": checks}
     if want_profile or not out["met"]:
         import loaders._sheets as sheets
@@ -544,7 +551,7 @@ def code_version() -> str:
                                   timeout=30).stdout.strip()
         except (OSError, subprocess.SubprocessError):
             return ""
-    head = git("rev-parse", "--short", "HEAD") or "unknown"
+    head = git("log", "-1", "--format=%h", "--", *MEASURED) or "unknown"  # last commit touching them
     dirty = git("status", "--porcelain", "--", *MEASURED)
     return head + (" + uncommitted changes" if dirty else "")
 
@@ -656,9 +663,14 @@ def details(results: dict) -> list[str]:
     if "load" in results:
         r = results["load"]
         out.append(f"- **load**: checks on the loaded frame (row count, no issues, amounts sum to the cents written, "
-                   f"first/last night): {', '.join(k + ('=ok' if v else '=FAILED') for k, v in r['checks'].items())}. "
+                   f"first/last night; the typo file loses exactly its one bad row, with one issue): "
+                   f"{', '.join(k + ('=ok' if v else '=FAILED') for k, v in r['checks'].items())}. "
                    f"Runs (s): read_rates {r['stats']['read_rates']['runs_s']}, to_pandas "
-                   f"{r['stats']['fastexcel_to_pandas']['runs_s']}.")
+                   f"{r['stats']['fastexcel_to_pandas']['runs_s']}. Not part of the target: the same workbook "
+                   f"with one price typed as text (`12O.50`), which sends the sheet down the loader's text path: "
+                   f"read_rates {_s(r['stats']['typo_read_rates']['median_s'])} vs fastexcel to_pandas "
+                   f"{_s(r['stats']['typo_fastexcel_to_pandas']['median_s'])} on that file = "
+                   f"{r['typo_ratio']:.2f}x.")
     if "validate" in results:
         r = results["validate"]
         agree = ", ".join(f"{k} {v['validate_rates']:,}" + ("" if not v["differ"] else f" vs {v['reference']:,} "
@@ -737,7 +749,8 @@ def write_results(results: dict, mode: str, command: str) -> None:
         f"{SIZES[mode]['repeats']} runs ({SIZES[mode]['validate_repeats']} for validation), reference and "
         "measured code interleaved in the same process; each figure in its own process. Peak RSS is the "
         "process high-water mark (VmHWM, reset before each call); in brackets, the rise over the RSS before the "
-        "call. Inputs are generated (benchmarks/_rates_data.py), seeded. Code measured: commit "
+        "call. Inputs are generated (benchmarks/_rates_data.py), seeded. Code measured (last commit touching "
+        "loaders/, expectations/, workbench/writers/, workbench/ota/): "
         + ", ".join(versions) + ("" if len(versions) == 1 else " (the code changed while the figures ran)") + ".",
         "",
         markdown_table(HEAD, summary_rows(results)),
@@ -788,7 +801,8 @@ def main(argv: list[str] | None = None) -> int:
         import _rates_data as data
         t = time.perf_counter()
         path, _ = data.cached_rates_xlsx(SIZES[mode]["load_rows"])
-        print(f"workbook {path} ready ({time.perf_counter() - t:.1f} s)", flush=True)
+        typo, _ = data.cached_rates_xlsx(SIZES[mode]["load_rows"], typo=True)
+        print(f"workbooks {path}, {typo.name} ready ({time.perf_counter() - t:.1f} s)", flush=True)
     results = {}
     for name in names:
         print(f"running {name} ({mode}) ...", flush=True)

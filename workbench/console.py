@@ -10,7 +10,7 @@ from rich.console import Console
 from rich.markup import escape
 
 console = Console(highlight=False)
-err_console = Console(stderr=True, highlight=False)
+err_console = Console(stderr=True, highlight=False, soft_wrap=True)  # paths stay copyable
 
 
 def fail(message: str, code: int = 2) -> NoReturn:
