@@ -94,13 +94,21 @@ def _load_text_table(reader: object, name: str, typed: bool = True) -> pa.Table:
     Fast path: let fastexcel type the columns (much faster than asking it for text), then write
     numbers as Excel shows them (15 significant digits, so 129.95000000000002 is 129.95) and
     dates as ``YYYY-MM-DD HH:MM:SS``. If any cell does not fit its column's type (a typo such as
-    ``12O.50`` in a price column), the sheet is read again as text, so nothing is lost.
+    ``12O.50`` in a price column), that column is read again as text (and, failing that, the
+    whole sheet), so nothing is lost.
     """
     if typed:
-        sheet = reader.load_sheet(name, header_row=0, dtype_coercion="coerce")  # type: ignore[attr-defined]
-        table, errors = sheet.to_arrow_with_errors()
+        text_columns: dict[int, str] = {}
+        for _ in range(2):  # a column with a cell that does not fit its type is read again as text
+            sheet = reader.load_sheet(name, header_row=0, dtype_coercion="coerce",  # type: ignore[attr-defined]
+                                      dtypes=text_columns or None)
+            table, errors = sheet.to_arrow_with_errors()
+            bad = {int(e.position[1]) for e in (errors.errors if errors is not None else [])}
+            if not bad:
+                break
+            text_columns.update({i: "string" for i in bad})
         header = _header_texts(sheet.selected_columns, table)
-        if (errors is None or not errors.errors) and header is not None:
+        if not bad and header is not None:
             body = pa.table({f"c{i}": _as_text(col) for i, col in enumerate(table.columns)})
             head = pa.table({f"c{i}": pa.array([h or None], pa.string()) for i, h in enumerate(header)})
             return pa.concat_tables([head, body])

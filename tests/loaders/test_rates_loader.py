@@ -254,6 +254,15 @@ def test_fast_typed_read_equals_the_text_read(write_xlsx) -> None:
 def test_a_typo_in_a_number_column_is_kept_by_reading_the_sheet_as_text(write_xlsx) -> None:
     rows = [H] + [[1, "A", "R", dt.datetime(2027, 1, 1) + dt.timedelta(days=i), 100.5, "EUR"] for i in range(50)]
     rows.append([1, "A", "R", dt.datetime(2027, 3, 1), "12O.50", "EUR"])
-    frame, issues = read_rates(write_xlsx({"S": rows}))
+    path = write_xlsx({"S": rows})
+    frame, issues = read_rates(path)
     assert len(frame) == 50
     assert issues[["row", "value", "rule"]].values.tolist() == [[52, "12O.50", "not_a_number"]]
+    import fastexcel
+
+    from loaders._sheets import _load_text_table, _split_header
+
+    reader = fastexcel.read_excel(str(path))
+    fast = _split_header(path, "S", _load_text_table(reader, "S", typed=True), 1)
+    slow = _split_header(path, "S", _load_text_table(reader, "S", typed=False), 1)
+    pd.testing.assert_frame_equal(fast.body, slow.body)
