@@ -265,11 +265,16 @@ ROOM_RULES: list[_Rule] = [
           lambda r: f"room {r.room_key} is on the Rooms sheet more than once: keep one row per room type"),
 ]
 
-SUBROOM_RULES: list[_Rule] = [
+#: a sub-room or amenity row must name a room the sheet or the platform knows
+ROOM_REFERENCE_RULES: list[_Rule] = [
     _Rule("inv_code_required", "error", "inv_code", "InvCode", cx.ExpectRoomReference,
           lambda r: "the row names no room: give the room's InvCode (or the RoomID of a room on the Rooms sheet)"),
     _Rule("unknown_room", "error", "room_id", "RoomID", cx.ExpectKnownRoomOnSheet,
           lambda r: f"RoomID {r.room_id} is not on the Rooms sheet: give the room's InvCode, or add the room"),
+]
+
+SUBROOM_RULES: list[_Rule] = [
+    *ROOM_REFERENCE_RULES,
     _Rule("subrooms_not_allowed", "error", "subroom", "SubRoom", cx.ExpectSubRoomsOnlyForCapableTypes,
           lambda r: f"a {r.subrooms_not_allowed} cannot have sub-rooms: only an Apartment, Suite, Chalet, Bungalow, "
                     "Holiday home, Villa or Mobile home can (or a room with ApartmentRoomCapacity above 0); remove "
@@ -281,10 +286,7 @@ SUBROOM_RULES: list[_Rule] = [
 ]
 
 AMENITY_RULES: list[_Rule] = [
-    _Rule("inv_code_required", "error", "inv_code", "InvCode", cx.ExpectRoomReference,
-          lambda r: "the row names no room: give the room's InvCode (or the RoomID of a room on the Rooms sheet)"),
-    _Rule("unknown_room", "error", "room_id", "RoomID", cx.ExpectKnownRoomOnSheet,
-          lambda r: f"RoomID {r.room_id} is not on the Rooms sheet: give the room's InvCode, or add the room"),
+    *ROOM_REFERENCE_RULES,
     _Rule("subroom_amenity_not_bed", "error", "amenity_code", "AmenityCode", cx.ExpectOnlyBedsInSubRooms,
           lambda r: f"{_amenity(r.amenity_code)} is not a bed type: a sub-room's amenities are beds only; move it "
                     "to the room's own amenities (blank SubRoom)"),
