@@ -23,9 +23,11 @@ import pandas as pd
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from workbench.rates import check_rates  # noqa: E402
+from workbench.flows.rates import (
+    check_rates,  # noqa: E402
+    push_rates,  # noqa: E402
+)
 from workbench.sandbox import run_sandbox  # noqa: E402
-from workbench.writers.push import push_rates  # noqa: E402
 
 AS_OF = dt.date(2026, 12, 1)
 ROOM_RATES = [(1000001, "101", "5001", "EUR"), (1000001, "102", "5001", "EUR"), (1000001, "101", "5003", "EUR"),

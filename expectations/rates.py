@@ -29,8 +29,8 @@ from expectations.reference import (
     read_fx_table,
 )
 from loaders import Registry
-from loaders._normalize import decimal_text
 from loaders.issues import combine, empty_issues, issues_where
+from loaders.normalize import decimal_text
 
 
 @dataclass

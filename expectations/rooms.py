@@ -14,6 +14,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import SupportsInt
 
 import numpy as np
 import pandas as pd
@@ -224,7 +225,7 @@ def _i(v: object) -> str:
     return "?" if v is None or pd.isna(v) else str(int(v)) if isinstance(v, (int, float, np.integer)) else str(v)
 
 
-def _amenity(code: object) -> str:
+def _amenity(code: SupportsInt | None) -> str:
     if code is None or pd.isna(code):
         return "the amenity"
     label = amenity_names().get(int(code))

@@ -21,11 +21,11 @@ from typing import NamedTuple
 import numpy as np
 import pandas as pd
 
-from loaders import _normalize as norm
-from loaders._headers import match_headers, missing_columns_error
-from loaders._sheets import RawSheet, read_sheets
+from loaders import normalize as norm
+from loaders.headers import match_headers, missing_columns_error
 from loaders.issues import combine, empty_issues, issues_from_records
 from loaders.schemas import RATE_FIELDS, RATES_COLUMNS, WEEKDAY_FIELDS, WEEKDAYS, Field, empty_rates
+from loaders.sheets import RawSheet, read_sheets
 
 _FIELDS = {f.name: f for f in (*RATE_FIELDS, *WEEKDAY_FIELDS)}
 AMOUNT_TYPE_FIELD = Field("amount_type", "AmountType", ("AmountType", "amount_type", "tax"),

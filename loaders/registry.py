@@ -18,11 +18,11 @@ from pathlib import Path
 
 import pandas as pd
 
-from loaders import _normalize as norm
-from loaders._headers import header_key, match_headers, missing_columns_error
-from loaders._sheets import RawSheet, read_sheets
+from loaders import normalize as norm
 from loaders.errors import LoadError
+from loaders.headers import header_key, match_headers, missing_columns_error
 from loaders.schemas import PROPERTY_FIELDS, ROOM_FIELDS, ROOM_RATE_FIELDS, Field
+from loaders.sheets import RawSheet, read_sheets
 
 PRICING_MODELS = {"standard": "Standard", "obp": "OBP", "occupancybased": "OBP", "occupancy": "OBP",
                   "los": "LOS", "lengthofstay": "LOS"}

@@ -24,10 +24,9 @@ from typing import NamedTuple
 import numpy as np
 import pandas as pd
 
-from loaders import _normalize as norm
-from loaders._headers import header_key, match_headers, missing_columns_error, where
-from loaders._sheets import RawSheet, read_sheets
+from loaders import normalize as norm
 from loaders.errors import LoadError
+from loaders.headers import header_key, match_headers, missing_columns_error, where
 from loaders.issues import combine, issues_from_records
 from loaders.schemas import (
     AMENITIES_COLUMNS,
@@ -39,6 +38,7 @@ from loaders.schemas import (
     Field,
     empty_frame,
 )
+from loaders.sheets import RawSheet, read_sheets
 
 REMOVE_WORDS = {"remove", "delete", "del", "-"}
 SUBROOM_TYPES = {"bedroom": "Bedroom", "livingroom": "Living room", "lounge": "Living room",
@@ -94,7 +94,8 @@ def read_rooms(paths: str | Path | Iterable[str | Path], sheet: str | Sequence[s
         frame = frame.astype(columns)[list(columns)]
         frame.attrs["headers"] = headers
         out.append(frame)
-    return RoomsLoaded(*out, combine([issues_from_records(records)]))
+    rooms, subrooms, amenities = out  # one frame per entry of _KINDS, in order
+    return RoomsLoaded(rooms, subrooms, amenities, combine([issues_from_records(records)]))
 
 
 def header_of(frame: pd.DataFrame, source: str, sheet: str, name: str, fallback: str) -> str:

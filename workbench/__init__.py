@@ -1,10 +1,144 @@
-"""The connectivity workbench: everything that talks to the outside world, and the apps.
+"""The connectivity workbench: the analyst's API.
 
-Pure parts live in the sibling packages ``loaders`` (files -> canonical frames) and
-``expectations`` (frames -> issues frame). This package holds settings, the OTA message
-builders, writers, transport, reports, the sandbox and the CLI.
+    from workbench import check_rates, dry_run, push_rates, Settings
+    check = check_rates(["rates.xlsx"], registry="registry.xlsx")
+    check.summary()
+    result = push_rates(check, Settings.from_file("sandbox/connection.env"), skip_invalid=True)
+
+The stages (see docs/architecture.md)::
+
+    cli ─→ flows ─→ platform, writers, reports ─→ ota, transport ─→ expectations ─→ loaders
+           (check → plan → send → results, per kind of data)
+
+``loaders`` (files → canonical frames) and ``expectations`` (frames → one issues frame) are the
+pure sibling packages; this package holds everything that talks to the outside world. Names load
+on first use, so ``import workbench`` stays instant.
 """
 
-from workbench.config import Secret, Settings
+from __future__ import annotations
 
-__all__ = ["Secret", "Settings"]
+from typing import TYPE_CHECKING
+
+from workbench.lazy import lazy_exports
+
+_EXPORTS = {
+    # settings and paths
+    "Settings": "workbench.config",
+    "Secret": "workbench.config",
+    "ROOT": "workbench.paths",
+    "DATA": "workbench.paths",
+    "SAMPLES": "workbench.paths",
+    # errors, grouped by what the caller can do (workbench.errors)
+    "WorkbenchError": "workbench.errors",
+    "InputError": "workbench.errors",
+    "SettingsError": "workbench.errors",
+    "TransientError": "workbench.errors",
+    "TerminalError": "workbench.errors",
+    "BlockedByErrors": "workbench.errors",
+    "PlatformReadError": "workbench.errors",
+    "OperationSunset": "workbench.errors",
+    "LoadError": "loaders",
+    # rates
+    "check_rates": "workbench.flows.rates",
+    "dry_run": "workbench.flows.rates",
+    "push_rates": "workbench.flows.rates",
+    "RatesCheck": "workbench.flows.rates",
+    "DryRun": "workbench.flows.rates",
+    "PushResult": "workbench.writers.push",
+    # room types and amenities
+    "check_rooms": "workbench.flows.rooms",
+    "preview_rooms": "workbench.flows.rooms",
+    "push_rooms": "workbench.flows.rooms",
+    "write_rooms_workbook": "workbench.flows.rooms",
+    "rooms_dry_run": "workbench.flows.rooms:dry_run",
+    "RoomsCheck": "workbench.flows.rooms",
+    "RoomsPushResult": "workbench.flows.rooms",
+    "DeprecatedOperationWarning": "workbench.flows.rooms",
+    # reads from the platform
+    "fetch_registry": "workbench.platform.registry",
+    "fetch_rooms": "workbench.platform.rooms",
+    "PlatformRooms": "workbench.ota.descriptive_info",
+    # reports for people
+    "write_report": "workbench.reports",
+    "write_push_report": "workbench.reports",
+    "write_table": "workbench.reports",
+    "ReportContext": "workbench.reports",
+    # notifications (the partner's own endpoints)
+    "NotifyService": "workbench.notify",
+    "create_notify_app": "workbench.notify:create_app",
+    "notifications_frame": "workbench.notify",
+    "read_notifications": "workbench.notify",
+    "expand_payload": "workbench.notify",
+    "LateDecision": "workbench.notify",
+    # car rental search
+    "search_cars": "workbench.cars",
+    "CarSearch": "workbench.cars",
+    "SearchParams": "workbench.cars",
+    "SearchParamsError": "workbench.cars",
+    "affiliate_links": "workbench.cars",
+    # local stand-ins and serving, for notebooks and tests
+    "run_sandbox": "workbench.sandbox",
+    "run_demand_sandbox": "workbench.sandbox.demand",
+    "CnsClient": "workbench.sandbox.cns",
+    "CnsConfig": "workbench.sandbox.cns",
+    "notification": "workbench.sandbox.cns",
+    "serve_in_thread": "workbench.serving",
+    "ensure_test_ca": "workbench.serving",
+}
+
+__all__ = [
+    "BlockedByErrors", "CarSearch", "CnsClient", "CnsConfig", "DATA", "DeprecatedOperationWarning",
+    "DryRun", "InputError", "LateDecision", "LoadError", "NotifyService", "OperationSunset",
+    "PlatformReadError", "PlatformRooms", "PushResult", "ROOT", "RatesCheck", "ReportContext",
+    "RoomsCheck", "RoomsPushResult", "SAMPLES", "SearchParams", "SearchParamsError", "Secret", "Settings",
+    "SettingsError", "TerminalError", "TransientError", "WorkbenchError", "affiliate_links", "check_rates",
+    "check_rooms", "create_notify_app", "dry_run", "ensure_test_ca", "expand_payload", "fetch_registry",
+    "fetch_rooms", "notification", "notifications_frame", "preview_rooms", "push_rates", "push_rooms",
+    "read_notifications", "rooms_dry_run", "run_demand_sandbox", "run_sandbox", "search_cars",
+    "serve_in_thread", "write_push_report", "write_report", "write_rooms_workbook", "write_table",
+]
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
+
+if TYPE_CHECKING:  # for type checkers and editors; at run time names load lazily
+    from loaders import LoadError
+    from workbench.cars import CarSearch, SearchParams, SearchParamsError, affiliate_links, search_cars
+    from workbench.config import Secret, Settings
+    from workbench.errors import (
+        BlockedByErrors,
+        InputError,
+        OperationSunset,
+        PlatformReadError,
+        SettingsError,
+        TerminalError,
+        TransientError,
+        WorkbenchError,
+    )
+    from workbench.flows.rates import DryRun, RatesCheck, check_rates, dry_run, push_rates
+    from workbench.flows.rooms import (
+        DeprecatedOperationWarning,
+        RoomsCheck,
+        RoomsPushResult,
+        check_rooms,
+        preview_rooms,
+        push_rooms,
+        write_rooms_workbook,
+    )
+    from workbench.flows.rooms import dry_run as rooms_dry_run
+    from workbench.notify import (
+        LateDecision,
+        NotifyService,
+        expand_payload,
+        notifications_frame,
+        read_notifications,
+    )
+    from workbench.notify import create_app as create_notify_app
+    from workbench.ota.descriptive_info import PlatformRooms
+    from workbench.paths import DATA, ROOT, SAMPLES
+    from workbench.platform.registry import fetch_registry
+    from workbench.platform.rooms import fetch_rooms
+    from workbench.reports import ReportContext, write_push_report, write_report, write_table
+    from workbench.sandbox import run_sandbox
+    from workbench.sandbox.cns import CnsClient, CnsConfig, notification
+    from workbench.sandbox.demand import run_demand_sandbox
+    from workbench.serving import ensure_test_ca, serve_in_thread
+    from workbench.writers.push import PushResult

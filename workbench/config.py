@@ -111,10 +111,10 @@ class Settings:
             if key in values:
                 kwargs[f.name] = _coerce(f, values[key])
         for name, value in overrides.items():
-            f = next((f for f in fields(cls) if f.name == name), None)
-            if f is None:
+            known = next((f for f in fields(cls) if f.name == name), None)
+            if known is None:
                 raise TypeError(f"unknown setting `{name}`")
-            kwargs[name] = _coerce(f, value) if isinstance(value, str) else value
+            kwargs[name] = _coerce(known, value) if isinstance(value, str) else value
         return cls(**kwargs)  # type: ignore[arg-type]
 
     def with_(self, **changes: object) -> Settings:

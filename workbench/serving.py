@@ -11,10 +11,11 @@ import socket
 import ssl
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import trustme
 import uvicorn
@@ -70,7 +71,7 @@ def bind(port: int = 0, host: str = LOOPBACK) -> socket.socket:
     return sock
 
 
-def make_server(app: object, tls: TLSFiles | None, log_level: str = "warning", **config: object) -> uvicorn.Server:
+def make_server(app: Callable[..., Any], tls: TLSFiles | None, log_level: str = "warning", **config: object) -> uvicorn.Server:
     """A uvicorn server for ``app`` with TLS 1.2 as the minimum protocol version."""
     ssl_kwargs: dict[str, object] = {}
     if tls is not None:
@@ -81,7 +82,7 @@ def make_server(app: object, tls: TLSFiles | None, log_level: str = "warning", *
     return uvicorn.Server(cfg)
 
 
-def serve_forever(app: object, sock: socket.socket, tls: TLSFiles | None, log_level: str = "warning") -> None:
+def serve_forever(app: Callable[..., Any], sock: socket.socket, tls: TLSFiles | None, log_level: str = "warning") -> None:
     """Serve until interrupted (Ctrl-C / SIGTERM)."""
     make_server(app, tls, log_level=log_level).run(sockets=[sock])
 
@@ -98,7 +99,7 @@ class RunningServer:
 
 
 @contextmanager
-def serve_in_thread(app: object, tls: TLSFiles | None, port: int = 0,
+def serve_in_thread(app: Callable[..., Any], tls: TLSFiles | None, port: int = 0,
                     host: str = LOOPBACK, startup_timeout: float = 30.0) -> Iterator[RunningServer]:
     """Run ``app`` on loopback in a background thread for the duration of the block."""
     sock = bind(port, host)

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from loaders._normalize import decimal_text, parse_decimal, split_decimal
+from loaders.normalize import decimal_text, parse_decimal, split_decimal
 
 GOOD = [("99.99", "99.99"), ("1,234.50", "1234.50"), ("1.234,50", "1234.50"), ("449,50", "449.50"),
         ("1 250,00", "1250.00"), ("1\u00a0250,00", "1250.00"), ("1.250.000", "1250000"), ("0,250", "0.250"),

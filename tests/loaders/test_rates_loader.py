@@ -235,7 +235,7 @@ def test_fast_typed_read_equals_the_text_read(write_xlsx) -> None:
     """The typed fast path and the all-text path see the same cells (as Excel shows them)."""
     import fastexcel
 
-    from loaders._sheets import _load_text_table, _split_header
+    from loaders.sheets import _load_text_table, _split_header
 
     path = write_xlsx({"S": [[], H + [None, "Date"],
                              [1000001, "101", "RO", dt.datetime(2027, 1, 1), 0.1 + 0.2, "EUR", None, None],
@@ -260,7 +260,7 @@ def test_a_typo_in_a_number_column_is_kept_by_reading_the_sheet_as_text(write_xl
     assert issues[["row", "value", "rule"]].values.tolist() == [[52, "12O.50", "not_a_number"]]
     import fastexcel
 
-    from loaders._sheets import _load_text_table, _split_header
+    from loaders.sheets import _load_text_table, _split_header
 
     reader = fastexcel.read_excel(str(path))
     fast = _split_header(path, "S", _load_text_table(reader, "S", typed=True), 1)

@@ -10,8 +10,9 @@ Names are imported on first use (PEP 562), so ``workbench --help`` does not load
 
 from __future__ import annotations
 
-from importlib import import_module
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from workbench.lazy import lazy_exports
 
 _EXPORTS = {
     "workbench.cars.client": ("CarSearchClient", "ClientStats"),
@@ -26,28 +27,15 @@ _EXPORTS = {
     "workbench.cars.search": ("CarSearch", "SearchResult", "search_cars"),
     "workbench.cars.static": ("CachedList", "StaticCache"),
 }
-_WHERE = {name: module for module, names in _EXPORTS.items() for name in names}
-
 __all__ = [
-    "ApiError", "CachedList", "CarSearch", "CarSearchClient", "CarsAPIError", "CarsAuthError", "CarsClientError",
-    "CarsConfigError", "CarsConnectionError", "CarsError", "CarsRateLimitError", "CarsResponseError",
-    "CarsServerError", "ClientStats", "DemandConnection", "Endpoints", "LegacyCredentialsError", "Location", "Page",
-    "Paged", "Problem", "SearchParams", "SearchParamsError", "SearchResult", "StaticCache", "affiliate_links",
-    "depots_frame", "join_static", "results_frame", "search_cars", "suppliers_frame", "with_affiliate",
+    "ApiError", "CachedList", "CarSearch", "CarSearchClient", "CarsAPIError", "CarsAuthError",
+    "CarsClientError", "CarsConfigError", "CarsConnectionError", "CarsError", "CarsRateLimitError",
+    "CarsResponseError", "CarsServerError", "ClientStats", "DemandConnection", "Endpoints",
+    "LegacyCredentialsError", "Location", "Page", "Paged", "Problem", "SearchParams", "SearchParamsError",
+    "SearchResult", "StaticCache", "affiliate_links", "depots_frame", "join_static", "results_frame",
+    "search_cars", "suppliers_frame", "with_affiliate",
 ]
-
-
-def __getattr__(name: str) -> Any:
-    if name in _WHERE:
-        value = getattr(import_module(_WHERE[name]), name)
-        globals()[name] = value
-        return value
-    raise AttributeError(f"module 'workbench.cars' has no attribute {name!r}")
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *__all__})
-
+__getattr__, __dir__ = lazy_exports(__name__, {name: module for module, names in _EXPORTS.items() for name in names})
 
 if TYPE_CHECKING:  # for type checkers and IDEs; at run time names load lazily
     from workbench.cars.client import CarSearchClient, ClientStats

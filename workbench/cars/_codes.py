@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import difflib
 import re
+from collections.abc import Collection
 from functools import cache
 
 # CLDR territories that are not ISO 3166-1 alpha-2 country codes (exceptionally reserved
@@ -23,7 +24,9 @@ def countries() -> frozenset[str]:
     """Upper-case ISO 3166-1 alpha-2 codes."""
     from babel import Locale
 
-    return frozenset(k for k in Locale("en").territories if len(k) == 2 and k.isalpha()) - _NOT_ISO_3166
+    # babel types the keys as ``str | int | None``; CLDR territory keys are always strings
+    return frozenset(k for k in Locale("en").territories
+                     if isinstance(k, str) and len(k) == 2 and k.isalpha()) - _NOT_ISO_3166
 
 
 @cache
@@ -69,7 +72,7 @@ def normalise_language(value: str) -> str:
     return value.strip().lower().replace("_", "-")
 
 
-def suggest(value: str, choices: list[str] | frozenset[str], n: int = 3) -> str:
+def suggest(value: str, choices: Collection[str], n: int = 3) -> str:
     """`` (did you mean `a`, `b`?)`` or an empty string."""
     close = difflib.get_close_matches(value, sorted(choices), n=n, cutoff=0.5)
     return f" (did you mean {', '.join(f'`{c}`' for c in close)}?)" if close else ""

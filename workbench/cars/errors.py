@@ -21,12 +21,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from workbench.errors import InputError, SettingsError, TerminalError, TransientError, WorkbenchError
 
-class CarsError(Exception):
+
+class CarsError(WorkbenchError):
     """Base class of every car-search error."""
 
 
-class CarsConfigError(CarsError):
+class CarsConfigError(CarsError, SettingsError):
     """The settings cannot be used to reach the car search service."""
 
 
@@ -45,7 +47,7 @@ class Problem:
         return f"`{self.field}`: {self.message}"
 
 
-class SearchParamsError(CarsError, ValueError):
+class SearchParamsError(CarsError, InputError, ValueError):
     """Search parameters refused before sending; ``problems`` lists every one found."""
 
     def __init__(self, problems: list[Problem]) -> None:
@@ -91,7 +93,7 @@ class CarsAPIError(CarsError):
         return [e.message for e in self.errors]
 
 
-class CarsClientError(CarsAPIError):
+class CarsClientError(CarsAPIError, TerminalError):
     """A 4xx answer (not 429): the request itself was refused and is not retried."""
 
 
@@ -99,19 +101,19 @@ class CarsAuthError(CarsClientError):
     """401/403: the API key or the affiliate id was refused."""
 
 
-class CarsRateLimitError(CarsAPIError):
+class CarsRateLimitError(CarsAPIError, TransientError):
     """429 Too Many Requests, still after every retry the policy allows."""
 
 
-class CarsServerError(CarsAPIError):
+class CarsServerError(CarsAPIError, TransientError):
     """5xx, still after every retry the policy allows."""
 
 
-class CarsConnectionError(CarsError):
+class CarsConnectionError(CarsError, TransientError):
     """The service could not be reached (connection refused, TLS failure, timeout)."""
 
 
-class CarsResponseError(CarsError):
+class CarsResponseError(CarsError, TerminalError):
     """A successful status whose body cannot be used as the spec describes."""
 
 

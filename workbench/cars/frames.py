@@ -130,8 +130,10 @@ def depots_frame(records: Iterable[Mapping[str, Any]]) -> pd.DataFrame:
     """Depots with id, name, supplier and place first, other fields after."""
     rows = []
     for rec in records:
-        loc = rec.get("location") if isinstance(rec.get("location"), Mapping) else {}
-        coords = loc.get("coordinates") if isinstance(loc.get("coordinates"), Mapping) else {}
+        raw_loc = rec.get("location")
+        loc: Mapping[str, Any] = raw_loc if isinstance(raw_loc, Mapping) else {}
+        raw_coords = loc.get("coordinates")
+        coords: Mapping[str, Any] = raw_coords if isinstance(raw_coords, Mapping) else {}
         used = {"id", "name", "supplier", "supplier.id", "supplier_id", "location.airport", "location.city",
                 "location.country", "location.address", "location.coordinates.latitude",
                 "location.coordinates.longitude"}

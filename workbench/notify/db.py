@@ -151,7 +151,7 @@ class Database:
         try:
             return _fetch(self._conn(), self.sql(sql), params)
         except Exception as exc:
-            if not _is_connection_error(exc):
+            if not is_connection_error(exc):
                 raise
             self._drop_conn()
         return self._guard(lambda: _fetch(self._conn(), self.sql(sql), params))
@@ -171,7 +171,7 @@ class Database:
         try:
             return fn()
         except Exception as exc:
-            if _is_connection_error(exc):
+            if is_connection_error(exc):
                 self._drop_conn()
                 raise StoreError(f"database `{redact_url(self.url)}` failed: {exc}") from exc
             raise
@@ -188,7 +188,7 @@ def _fetch(conn: Any, sql: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:
     return [tuple(r) for r in rows]
 
 
-def _is_connection_error(exc: BaseException) -> bool:
+def is_connection_error(exc: BaseException) -> bool:
     """A broken or unreachable connection (PostgreSQL); SQLite files do not disconnect."""
     try:
         import psycopg

@@ -11,11 +11,13 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from workbench.errors import InputError
+
 MAX_UUID_LENGTH = 256
 MAX_LABEL_LENGTH = 256
 
 
-class BadEnvelope(ValueError):
+class BadEnvelope(InputError, ValueError):
     """The body cannot be stored as a notification; ``reason`` says why (sent back with the 400)."""
 
     def __init__(self, reason: str) -> None:

@@ -12,20 +12,22 @@
 
 from __future__ import annotations
 
+from workbench.errors import SettingsError, TerminalError, TransientError, WorkbenchError
 
-class NotifyError(Exception):
+
+class NotifyError(WorkbenchError):
     """Base class of every error raised by ``workbench.notify``."""
 
 
-class NotifyConfigError(NotifyError, ValueError):
+class NotifyConfigError(NotifyError, SettingsError):
     """A configuration value or file is wrong; the message says which and how to fix it."""
 
 
-class CredentialError(NotifyError):
+class CredentialError(NotifyError, TerminalError):
     """A client-credential operation cannot be done (unknown client, invalid id, ...)."""
 
 
-class InvalidToken(NotifyError):
+class InvalidToken(NotifyError, TerminalError):
     """A bearer token was refused; ``reason`` is safe to show to the caller."""
 
     def __init__(self, reason: str) -> None:
@@ -33,11 +35,11 @@ class InvalidToken(NotifyError):
         self.reason = reason
 
 
-class StoreError(NotifyError):
+class StoreError(NotifyError, TransientError):
     """The notification store failed; the request may be retried."""
 
 
-class DecisionError(NotifyError):
+class DecisionError(NotifyError, TerminalError):
     """A request-to-book decision cannot be recorded."""
 
 

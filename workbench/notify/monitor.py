@@ -85,8 +85,8 @@ class Metrics:
                 series[("", "")] = 0
             for (label, value), n in sorted(series.items()):
                 lines.append(f'{name}{{{label}="{_escape(value)}"}} {n}' if label else f"{name} {n}")
-        for name, (help_text, value) in (gauges or {}).items():
-            lines += [f"# HELP {name} {help_text}", f"# TYPE {name} gauge", f"{name} {value:g}"]
+        for name, (help_text, gauge) in (gauges or {}).items():
+            lines += [f"# HELP {name} {help_text}", f"# TYPE {name} gauge", f"{name} {gauge:g}"]
         return "\n".join(lines) + "\n"
 
 

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from workbench.notify.db import Database, _is_connection_error
+from workbench.notify.db import Database, is_connection_error
 from workbench.notify.errors import StoreError
 
 log = logging.getLogger(__name__)
@@ -171,7 +171,7 @@ class NotifyStore:
             with self.db.transaction(conn) as cur:
                 results = [op.apply(self.db, cur) for op in batch]
         except Exception as exc:  # noqa: BLE001 - reported through the futures
-            if conn is not None and (_is_connection_error(exc) or isinstance(exc, StoreError)):
+            if conn is not None and (is_connection_error(exc) or isinstance(exc, StoreError)):
                 try:
                     conn.close()
                 finally:
@@ -215,7 +215,8 @@ class NotifyStore:
 
 
 def _filters(since: float | None, types: Sequence[str] | None) -> tuple[str, list[Any]]:
-    clauses, params = [], []
+    clauses: list[str] = []
+    params: list[Any] = []
     if since is not None:
         clauses.append("received_at >= ?")
         params.append(float(since))

@@ -19,8 +19,8 @@ import pandas as pd
 from lxml import etree
 
 from loaders.schemas import AMENITIES_COLUMNS, ROOMS_COLUMNS, SUBROOMS_COLUMNS
-from workbench.ota.inv_notif import _child, _int, read_amenities, read_subrooms
-from workbench.ota.ns import OTA_NS, localname, parse_xml
+from workbench.ota.inv_notif import read_amenities, read_subrooms
+from workbench.ota.ns import OTA_NS, child, int_or_none, localname, parse_xml
 
 SOURCE = "OTA_HotelDescriptiveInfo"
 VERSION = "1.0"
@@ -47,22 +47,22 @@ def parse_descriptive_info(body: bytes, hotel_code: int | None = None) -> Platfo
     rooms, subrooms, amenities = [], [], []
     contents = [el for el in root.iter(etree.Element) if localname(el) == "HotelDescriptiveContent"] or [root]
     for content in contents:
-        hotel = _int(content.get("HotelCode")) or hotel_code
+        hotel = int_or_none(content.get("HotelCode")) or hotel_code
         guest_rooms = [el for el in content.iter(etree.Element) if localname(el) == "GuestRoom"]
         for position, gr in enumerate(guest_rooms, start=1):
             if gr.get("Active", "1").strip() in ("0", "false"):
                 continue
             prov = {"source": SOURCE, "sheet": str(hotel or ""), "row": position}
-            occ, qty, room = _child(gr, "Occupancy"), _child(gr, "Quantities"), _child(gr, "Room")
+            occ, qty, room = child(gr, "Occupancy"), child(gr, "Quantities"), child(gr, "Room")
             ref = {"hotel_code": hotel, "inv_code": gr.get("ID") or gr.get("InvCode") or gr.get("InvTypeCode"),
                    "room_id": gr.get("RoomID") or (room.get("RoomID") if room is not None else None)}
-            tpa = _child(gr, "TPA_Extensions")
-            tocc = _child(tpa, "Occupancy") if tpa is not None else None
-            text = _child(gr, "DescriptiveText")
+            tpa = child(gr, "TPA_Extensions")
+            tocc = child(tpa, "Occupancy") if tpa is not None else None
+            text = child(gr, "DescriptiveText")
             name = gr.get("RoomTypeName") or (text.text.strip() if text is not None and text.text else None)
 
             def attr(el: etree._Element | None, name: str) -> int | None:
-                return _int(el.get(name)) if el is not None else None
+                return int_or_none(el.get(name)) if el is not None else None
 
             def room_attr(name: str, gr: etree._Element = gr, room: etree._Element | None = room) -> str | None:
                 value = gr.get(name)  # on GuestRoom (the sandbox, the platform) or on its Room child
@@ -72,8 +72,8 @@ def parse_descriptive_info(body: bytes, hotel_code: int | None = None) -> Platfo
                 "max_occupancy": attr(occ, "MaxOccupancy"), "max_adult_occupancy": attr(occ, "MaxAdultOccupancy"),
                 "max_child_occupancy": attr(occ, "MaxChildOccupancy"),
                 "max_child_payable_occupancy": attr(tocc, "MaxChildPayableOccupancy"),
-                "quantity": _int(room_attr("Quantity")), "non_smoking": _int(room_attr("NonSmoking")),
-                "size_measurement": _int(room_attr("SizeMeasurement")),
+                "quantity": int_or_none(room_attr("Quantity")), "non_smoking": int_or_none(room_attr("NonSmoking")),
+                "size_measurement": int_or_none(room_attr("SizeMeasurement")),
                 "size_measurement_unit": room_attr("SizeMeasurementUnit"),
                 "maximum_additional_guests": attr(qty, "MaximumAdditionalGuests"),
                 "max_cribs": attr(qty, "MaxCribs"), "max_rollaways": attr(qty, "MaxRollaways"), **prov})

@@ -14,12 +14,12 @@ validates against the 2014B schema once :func:`without_platform_extensions` remo
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from lxml import etree
 
-from workbench.ota.ns import OTA_NS, localname, parse_xml
+from workbench.ota.ns import OTA_NS, child, children, int_or_none, localname, parse_xml
 
 VERSION = "1.0"
 NEW, OVERLAY = "New", "Overlay"
@@ -88,7 +88,7 @@ def _q(tag: str) -> str:
     return f"{{{OTA_NS}}}{tag}"
 
 
-def _attrs(values: dict[str, object] | None) -> dict[str, str]:
+def _attrs(values: Mapping[str, object] | None) -> dict[str, str]:
     return {k: str(v) for k, v in (values or {}).items() if v is not None}
 
 
@@ -145,64 +145,51 @@ def without_platform_extensions(root: etree._Element) -> etree._Element:
 
 # --- reading requests and responses -------------------------------------------------------------------
 
-def _children(el: etree._Element, name: str) -> list[etree._Element]:
-    return [c for c in el if isinstance(c.tag, str) and localname(c) == name]
-
-
-def _child(el: etree._Element, name: str) -> etree._Element | None:
-    found = _children(el, name)
-    return found[0] if found else None
-
-
-def _int(text: str | None) -> int | None:
-    return int(text) if text is not None and text.strip().lstrip("-").isdigit() else None
-
-
 def read_amenities(el: etree._Element) -> tuple[Amenity, ...]:
     """``Amenity`` children of ``el``, wrapped in ``Amenities`` or not; either code/count name."""
-    items = _children(el, "Amenity") + [a for h in _children(el, "Amenities") for a in _children(h, "Amenity")]
+    items = children(el, "Amenity") + [a for h in children(el, "Amenities") for a in children(h, "Amenity")]
     out = []
     for a in items:
-        code = _int(a.get("AmenityCode") or a.get("RoomAmenityCode"))
+        code = int_or_none(a.get("AmenityCode") or a.get("RoomAmenityCode"))
         if code is None:
             continue
         value = a.get("Value") if a.get("Value") is not None else a.get("Quantity")
-        out.append(Amenity(code, _int(value), _int(a.get("Configuration"))))
+        out.append(Amenity(code, int_or_none(value), int_or_none(a.get("Configuration"))))
     return tuple(out)
 
 
 def read_subrooms(tpa: etree._Element | None) -> tuple[SubRoom, ...] | None:
-    holder = _child(tpa, "SubRooms") if tpa is not None else None
+    holder = child(tpa, "SubRooms") if tpa is not None else None
     if holder is None:
         return None
-    return tuple(SubRoom(s.get("RoomType", ""), _int(s.get("MaxGuests")), _int(s.get("Number")),
-                         _int(s.get("PrivateBathroom")), read_amenities(s)) for s in _children(holder, "SubRoom"))
+    return tuple(SubRoom(s.get("RoomType", ""), int_or_none(s.get("MaxGuests")), int_or_none(s.get("Number")),
+                         int_or_none(s.get("PrivateBathroom")), read_amenities(s)) for s in children(holder, "SubRoom"))
 
 
 def parse_inv_notif_request(body: bytes) -> tuple[str, list[RoomTypeMessage]]:
     """The property and the messages of a request (with or without the OTA namespace)."""
     root = parse_xml(body)
-    products = _child(root, "SellableProducts")
+    products = child(root, "SellableProducts")
     if products is None:
         raise ValueError("no SellableProducts element")
     out = []
-    for p in _children(products, "SellableProduct"):
-        room = _child(p, "GuestRoom")
+    for p in children(products, "SellableProduct"):
+        room = child(p, "GuestRoom")
         if room is None:
             raise ValueError("a SellableProduct has no GuestRoom")
-        occ, qty, rm = _child(room, "Occupancy"), _child(room, "Quantities"), _child(room, "Room")
-        desc = _child(room, "Description")
-        text = _child(desc, "Text") if desc is not None else None
-        tpa = _child(room, "TPA_Extensions")
-        tocc = _child(tpa, "Occupancy") if tpa is not None else None
-        has_amenities = _child(room, "Amenities") is not None or _child(room, "Amenity") is not None
+        occ, qty, rm = child(room, "Occupancy"), child(room, "Quantities"), child(room, "Room")
+        desc = child(room, "Description")
+        text = child(desc, "Text") if desc is not None else None
+        tpa = child(room, "TPA_Extensions")
+        tocc = child(tpa, "Occupancy") if tpa is not None else None
+        has_amenities = child(room, "Amenities") is not None or child(room, "Amenity") is not None
         out.append(RoomTypeMessage(
             notif_type=p.get("InvNotifType", NEW), inv_code=p.get("InvCode"),
             name=(text.text or "") if text is not None else None,
-            occupancy={k: int(v) for k, v in occ.attrib.items() if _int(v) is not None} if occ is not None else None,
-            child_payable=_int(tocc.get("MaxChildPayableOccupancy")) if tocc is not None else None,
+            occupancy={k: int(v) for k, v in occ.attrib.items() if int_or_none(v) is not None} if occ is not None else None,
+            child_payable=int_or_none(tocc.get("MaxChildPayableOccupancy")) if tocc is not None else None,
             room=dict(rm.attrib) if rm is not None else None,
-            quantities={k: int(v) for k, v in qty.attrib.items() if _int(v) is not None} if qty is not None else None,
+            quantities={k: int(v) for k, v in qty.attrib.items() if int_or_none(v) is not None} if qty is not None else None,
             amenities=read_amenities(room) if has_amenities else None,
             subrooms=read_subrooms(tpa)))
     return products.get("HotelCode", ""), out

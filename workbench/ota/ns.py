@@ -61,3 +61,19 @@ def parse_xml(data: bytes | str) -> etree._Element:
     if root.getroottree().docinfo.doctype:
         raise UnsafeXMLError("XML with a DTD is not accepted")
     return root
+
+
+def children(el: etree._Element, name: str) -> list[etree._Element]:
+    """The child elements of ``el`` called ``name``, in any namespace or none."""
+    return [c for c in el if isinstance(c.tag, str) and localname(c) == name]
+
+
+def child(el: etree._Element, name: str) -> etree._Element | None:
+    """The first child element of ``el`` called ``name`` (any namespace), or None."""
+    found = children(el, name)
+    return found[0] if found else None
+
+
+def int_or_none(text: str | None) -> int | None:
+    """A whole number written in an attribute or text (``"-3"``, ``" 12 "``); None otherwise."""
+    return int(text) if text is not None and text.strip().lstrip("-").isdigit() else None

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Sequence
+from typing import SupportsInt
 
 import pandas as pd
 from lxml import etree
@@ -28,8 +29,8 @@ VERSION = "1.0"
 MAX_PLAIN_DECIMALS = 3
 
 
-def amount_attributes(amount_type: str, minor: int, scale: int, decimal_places: object, currency: str,
-                      guests: object) -> dict[str, str]:
+def amount_attributes(amount_type: str, minor: int, scale: int, decimal_places: SupportsInt | None, currency: str,
+                      guests: SupportsInt | None) -> dict[str, str]:
     """The attributes of one ``BaseByGuestAmt``."""
     attrs: dict[str, str] = {}
     if guests is not None and not pd.isna(guests):

@@ -54,7 +54,7 @@ def _copy_values(wb: Workbook, f: Path):
             yield ws.title, dst
         src.close()
     else:
-        from loaders._sheets import read_sheets
+        from loaders.sheets import read_sheets
 
         raw = read_sheets([f])[0]
         dst = wb.create_sheet(_unique(f.stem, used))
@@ -92,7 +92,7 @@ def _header_columns(ws: Worksheet) -> tuple[int, dict[str, int]]:
     for row in ws.iter_rows(min_row=1, max_row=min(ws.max_row, 50)):
         values = [c.value for c in row]
         if any(v not in (None, "") for v in values):
-            out = {}
+            out: dict[str, int] = {}
             for c in row:
                 if c.value in (None, ""):
                     continue

@@ -58,7 +58,7 @@ def summary_table(issues: pd.DataFrame) -> pd.DataFrame:
     return out.sort_values(["_s", "issues"], ascending=[True, False]).drop(columns="_s").reset_index(drop=True)
 
 
-_CSS = """
+REPORT_CSS = """
 body{font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:2rem;color:#1f2328}
 h1{font-size:1.5rem;margin-bottom:.2rem} .meta{color:#57606a;margin-bottom:1.5rem}
 .cards{display:flex;gap:1rem;margin:1rem 0 1.5rem} .card{padding:.8rem 1.2rem;border-radius:8px;min-width:8rem}
@@ -85,7 +85,7 @@ def render_html(issues: pd.DataFrame, context: ReportContext) -> str:
     verdict = ("<div class='card okc'><b>OK</b>nothing blocks a push</div>" if n_err == 0 else
                "<div class='card err'><b>Blocked</b>errors must be fixed (or skipped)</div>")
     parts = [f"<!doctype html><html lang='en'><head><meta charset='utf-8'><title>{e(context.title)}</title>",
-             f"<style>{_CSS}</style></head><body><h1>{e(context.title)}</h1>",
+             f"<style>{REPORT_CSS}</style></head><body><h1>{e(context.title)}</h1>",
              f"<div class='meta'>{' · '.join(meta)}</div>",
              f"<div class='cards'>{verdict}<div class='card err'><b>{n_err}</b>errors</div>"
              f"<div class='card warn'><b>{n_warn}</b>warnings</div></div>",

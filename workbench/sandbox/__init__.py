@@ -10,8 +10,9 @@ car-search sandboxes in this package) does not load the platform sandbox.
 
 from __future__ import annotations
 
-from importlib import import_module
-from typing import Any
+from typing import TYPE_CHECKING
+
+from workbench.lazy import lazy_exports
 
 _EXPORTS = {
     "Sandbox": "workbench.sandbox.app",
@@ -27,15 +28,17 @@ _EXPORTS = {
     "load_registry": "workbench.sandbox.seed",
 }
 
-__all__ = sorted(_EXPORTS)
+__all__ = [
+    "FXTable", "FaultSpec", "Registry", "RunningSandbox", "Sandbox", "SandboxConfig", "create_app",
+    "load_registry", "read_fx_table", "run_sandbox", "settings_for",
+]
 
 
-def __getattr__(name: str) -> Any:
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module 'workbench.sandbox' has no attribute {name!r}")
-    return getattr(import_module(module), name)
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
 
-
-def __dir__() -> list[str]:
-    return __all__
+if TYPE_CHECKING:  # for type checkers and editors; at run time names load lazily
+    from workbench.sandbox.app import Sandbox, SandboxConfig, create_app
+    from workbench.sandbox.faults import FaultSpec
+    from workbench.sandbox.fx import FXTable, read_fx_table
+    from workbench.sandbox.seed import Registry, load_registry
+    from workbench.sandbox.server import RunningSandbox, run_sandbox, settings_for

@@ -316,7 +316,7 @@ class _KeepRawSend:
         self.app = app
         self.state = app.state
 
-    async def __call__(self, scope, receive, send):  # type: ignore[no-untyped-def]
+    async def __call__(self, scope, receive, send):
         if scope["type"] == "http":
             scope["sandbox.raw_send"] = send
         await self.app(scope, receive, send)

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import asyncio
 import base64
-import concurrent.futures
 import json
 import ssl
 import time
@@ -26,6 +25,7 @@ from typing import Any
 
 import httpx
 
+from workbench.aio import run_blocking
 from workbench.config import Secret, Settings
 from workbench.transport.backoff import RETRIABLE_STATUS, RetryPolicy, parse_retry_after
 
@@ -218,12 +218,7 @@ class CnsClient:
         async def run() -> list[Delivery]:
             async with cls(config, concurrency=concurrency) as client:
                 return await client.deliver_many(envelopes, concurrency)
-        try:
-            asyncio.get_running_loop()
-        except RuntimeError:
-            return asyncio.run(run())
-        with concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="cns") as pool:
-            return pool.submit(asyncio.run, run()).result()
+        return run_blocking(run)
 
 
 def _jwt_lifetime(token: str) -> float:

@@ -28,16 +28,20 @@ import secrets
 import threading
 import uuid
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
+
+if TYPE_CHECKING:
+    from workbench.config import Settings
 
 LANGUAGES = {"en-gb": "English (UK)", "en-us": "English (US)", "nl": "Nederlands", "de": "Deutsch",
              "fr": "Français", "es": "Español", "it": "Italiano", "pt-pt": "Português (PT)",
@@ -353,7 +357,8 @@ def validate_search(q: dict[str, Any], now: datetime) -> dict[str, Any]:
         errs += [(INVALID, f"language `{x}` is not supported") for x in langs if x.lower() not in LANGUAGES]
     out: dict[str, Any] = {"languages": [x.lower() for x in langs], "filters": {}}
     for side in ("pickup", "dropoff"):
-        part = q.get(side) if isinstance(q.get(side), dict) else {}
+        raw_part = q.get(side)
+        part: dict[str, Any] = raw_part if isinstance(raw_part, dict) else {}
         at = part.get("datetime")
         if not at:
             errs.append((MISSING, f"`{side}.datetime` is required"))
@@ -440,3 +445,31 @@ def sandbox_config(state_dir: str | Path, **overrides: Any) -> DemandSandboxConf
     key = old.api_key.reveal() if old and old.api_key else secrets.token_urlsafe(24)
     aid = old.affiliate_id if old and old.affiliate_id else str(secrets.randbelow(9_000_000) + 1_000_000)
     return DemandSandboxConfig(api_key=key, affiliate_id=aid, **overrides)
+
+
+@dataclass
+class RunningDemandSandbox:
+    """A car-search sandbox being served: its URL, ``demand.env`` and ready :class:`Settings`."""
+
+    url: str
+    env_file: Path
+    sandbox: DemandSandbox
+
+    @property
+    def settings(self) -> Settings:
+        from workbench.config import Settings
+
+        return Settings.from_file(self.env_file)
+
+
+@contextmanager
+def run_demand_sandbox(state_dir: str | Path, **overrides: Any) -> Iterator[RunningDemandSandbox]:
+    """Serve the car-search sandbox over HTTPS on loopback for the block (notebooks, tests)."""
+    from workbench.serving import ensure_test_ca, serve_in_thread
+
+    tls = ensure_test_ca(state_dir)
+    config = sandbox_config(state_dir, **overrides)
+    app = create_demand_app(config)
+    with serve_in_thread(app, tls) as server:
+        yield RunningDemandSandbox(server.url, write_env(state_dir, server.url, tls.ca_bundle, config),
+                                   app.state.sandbox)

@@ -61,6 +61,7 @@ class FaultSpec:
     def parse(cls, spec: str | None) -> FaultSpec:
         latency = (0.0, 0.0)
         shares: dict[str, float] = {}
+        retry_after: float | None
         burst, retry_after, seed, ops = 1, 1.0, None, frozenset[str]()
         for item in (spec or "").split(","):
             item = item.strip()

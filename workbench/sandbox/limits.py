@@ -12,7 +12,9 @@ from collections import deque
 from collections.abc import Callable, Mapping
 
 from workbench.sandbox.endpoints import ALL, DEFAULT_LIMITS
-from workbench.transport.operations import parse_limits  # one parser for the client's and the sandbox's limits
+from workbench.transport.operations import (
+    parse_limits,  # one parser for the client's and the sandbox's limits
+)
 
 __all__ = ["SlidingWindowLimits", "parse_limits"]
 

@@ -272,7 +272,7 @@ def read_platform_rooms(path: Path, rooms: dict[tuple[int, str], RoomType]) -> N
             key = (_int(values, "HotelCode", where), _text(values, "InvCode"))
             if key not in rooms:
                 raise ValueError(f"{where}: room `{key[1]}` of hotel `{key[0]}` is not in the registry's `Rooms`")
-            return rooms[key]  # type: ignore[index]
+            return rooms[key]
 
         for n, v in _sheet(wb, "RoomTypes", src):
             where = f"`{src}` sheet `RoomTypes` row {n}"

@@ -19,12 +19,12 @@ from workbench.sandbox.protocol import ota_body
 from workbench.sandbox.rates import Issue
 from workbench.sandbox.room_state import Amenity, RoomType
 from workbench.sandbox.rooms_rules import attrs, check_inv_notif, children
+from workbench.transport.operations import DEPRECATIONS
 
 if TYPE_CHECKING:
     from workbench.sandbox.app import Call, Reply, Sandbox
 
-SUNSET = date(2026, 12, 31)
-DEPRECATED_FOR = "home"  # provider type (case-insensitive) for which OTA_HotelInvNotif is deprecated
+SUNSET = DEPRECATIONS["OTA_HotelInvNotif"].sunset  # written once, in the operation catalogue
 DESCRIPTIVE_INFO_VERSION = "1.006"
 
 
@@ -34,13 +34,13 @@ def _q(tag: str) -> str:
 
 def deprecation(provider_type: str, today: date) -> tuple[Issue | None, bool]:
     """``(issue, is_error)`` for a call of OTA_HotelInvNotif by this provider type on ``today``."""
-    if provider_type.strip().lower() != DEPRECATED_FOR:
+    if not DEPRECATIONS["OTA_HotelInvNotif"].applies_to(provider_type):
         return None, False
     if today >= SUNSET:
-        return Issue("DEPRECATED_OPERATION", "OTA_HotelInvNotif was sunset on 2026-12-31 for the Home provider "
+        return Issue("DEPRECATED_OPERATION", f"OTA_HotelInvNotif was sunset on {SUNSET:%Y-%m-%d} for the Home provider "
                      "type; use the Rooms and Facilities interfaces", f"provider_type={provider_type}"), True
     return Issue("DEPRECATED_OPERATION", "OTA_HotelInvNotif is deprecated for the Home provider type and is sunset "
-                 "on 2026-12-31; move to the Rooms and Facilities interfaces", f"provider_type={provider_type}"), False
+                 f"on {SUNSET:%Y-%m-%d}; move to the Rooms and Facilities interfaces", f"provider_type={provider_type}"), False
 
 
 def _hotel(sb: Sandbox, raw: str | None) -> tuple[int | None, Issue | None]:

@@ -8,15 +8,16 @@ tested independently of them (and can build deliberately wrong requests).
 
 from __future__ import annotations
 
-import asyncio
 import csv
+import functools
 import io
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Literal
 
 import httpx
 from lxml import etree
 
+from workbench.aio import blocking_portal
 from workbench.ota.ns import OTA_NS
 from workbench.sandbox.app import Sandbox, SandboxConfig, create_app
 
@@ -138,7 +139,8 @@ class InProcess:
         self.app = create_app(config or SandboxConfig(password="pw"))
         self.sandbox: Sandbox = self.app.state.sandbox
         self.base_url = f"https://{host}"
-        self._loop = asyncio.new_event_loop()
+        self._portal_cm = blocking_portal()
+        self._portal = self._portal_cm.__enter__()
         self._client = httpx.AsyncClient(transport=httpx.ASGITransport(app=self.app), base_url=self.base_url)
 
     @property
@@ -146,10 +148,11 @@ class InProcess:
         return self.sandbox.username, self.sandbox.password
 
     def request(self, method: str, path: str, body: bytes = b"", headers: Mapping[str, str] | None = None,
-                auth: object = "default") -> httpx.Response:
+                auth: tuple[str, str] | httpx.Auth | None | Literal["default"] = "default") -> httpx.Response:
         use_auth = self.auth if auth == "default" else auth
-        return self._loop.run_until_complete(self._client.request(
-            method, path, content=body, headers=dict(headers or {}), auth=use_auth))  # type: ignore[arg-type]
+        return self._portal.call(functools.partial(
+            self._client.request, method, path, content=body, headers=dict(headers or {}),
+            auth=use_auth))
 
     def post(self, path: str, body: bytes = b"", headers: Mapping[str, str] | None = None, **kw: Any) -> httpx.Response:
         return self.request("POST", path, body, XML_HEADERS if headers is None else headers, **kw)
@@ -177,6 +180,8 @@ class InProcess:
         return list(csv.DictReader(io.StringIO(self.request("GET", "/_sandbox/requests.csv").text)))
 
     def close(self) -> None:
-        self._loop.run_until_complete(self._client.aclose())
-        self._loop.close()
+        try:
+            self._portal.call(self._client.aclose)
+        finally:
+            self._portal_cm.__exit__(None, None, None)
         self.sandbox.store.close()

@@ -13,12 +13,11 @@ from workbench.transport.errors import ConfigurationError, TransportError
 from workbench.transport.limiter import SlidingWindowLimiter
 from workbench.transport.operations import OPERATIONS, SPEC_LIMITS, Operation, operation, parse_limits
 from workbench.transport.result import Attempt, Outcome, Result
-from workbench.transport.roomrates import RoomRates, parse_roomrates
 from workbench.transport.sync import SyncPlatformClient
 
 __all__ = [
     "OPERATIONS", "SPEC_LIMITS", "Attempt", "ConfigurationError", "Operation", "Outcome", "PlatformClient",
-    "Result", "RetryPolicy", "RoomRates", "SendItem", "SlidingWindowLimiter", "SyncPlatformClient",
+    "Result", "RetryPolicy", "SendItem", "SlidingWindowLimiter", "SyncPlatformClient",
     "TransportError", "basic_auth", "limiter_for", "operation", "parse_limits", "parse_retry_after",
-    "parse_roomrates", "ssl_context",
+    "ssl_context",
 ]

@@ -293,12 +293,6 @@ class PlatformClient:
                 w.cancel()
         return [results[i] for i in sorted(results)]
 
-    async def read_roomrates(self, hotel_ids: Iterable[int]) -> Any:
-        """Rooms and rate plans of each property as frames (see :mod:`workbench.transport.roomrates`)."""
-        from workbench.transport.roomrates import read_roomrates
-
-        return await read_roomrates(self, hotel_ids)
-
 
 @dataclass(frozen=True)
 class _Verdict:

@@ -10,10 +10,12 @@ whose ``outcome`` says whether to fix the data (``rejected``) or send again late
 
 from __future__ import annotations
 
+from workbench.errors import SettingsError, WorkbenchError
 
-class TransportError(Exception):
+
+class TransportError(WorkbenchError):
     """Base of the transport's exceptions."""
 
 
-class ConfigurationError(TransportError, ValueError):
+class ConfigurationError(TransportError, SettingsError):
     """The client cannot be set up from these settings; the message says which one to fix."""

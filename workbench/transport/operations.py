@@ -3,6 +3,7 @@ whether a resend is harmless, and the spec's per-minute limits (Limits table).""
 
 from __future__ import annotations
 
+import datetime as dt
 from dataclasses import dataclass
 
 GENERAL = "general"
@@ -66,6 +67,26 @@ SPEC_LIMITS: dict[str, int] = {
     "photos_pending": 100,
     "property_profile_photo": 150,
     "request_to_book": 200,
+}
+
+
+@dataclass(frozen=True)
+class Deprecation:
+    """An operation's deprecation (spec, Versioning): from ``sunset`` (CET) it is refused for the
+    provider types named (every account when ``provider_types`` is empty)."""
+
+    sunset: dt.date
+    replacement: str
+    provider_types: frozenset[str] = frozenset()
+
+    def applies_to(self, provider_type: str | None) -> bool:
+        return not self.provider_types or (provider_type or "").strip().casefold() in self.provider_types
+
+
+#: The one place the sunsets are written; the client warns and refuses by them, the sandbox answers by them.
+DEPRECATIONS: dict[str, Deprecation] = {
+    "OTA_HotelInvNotif": Deprecation(dt.date(2026, 12, 31), "the modular Rooms and Facilities interfaces",
+                                     frozenset({"home"})),
 }
 
 

@@ -11,20 +11,18 @@ import queue
 from collections.abc import Iterable
 from typing import Any
 
-from anyio.from_thread import start_blocking_portal
-
+from workbench.aio import blocking_portal
 from workbench.config import Settings
 from workbench.transport.client import OnResult, PlatformClient, SendItem
 from workbench.transport.operations import Operation
 from workbench.transport.result import Result
-from workbench.transport.roomrates import RoomRates
 
 
 class SyncPlatformClient:
     """``with SyncPlatformClient(settings) as client: client.send(...)``; same options as the async client."""
 
     def __init__(self, settings: Settings, **options: Any) -> None:
-        self._portal_cm = start_blocking_portal(backend="asyncio")
+        self._portal_cm = blocking_portal()
         self._portal = self._portal_cm.__enter__()
         try:
             self._client: PlatformClient = self._portal.call(self._make, settings, options)
@@ -78,6 +76,3 @@ class SyncPlatformClient:
             future.cancel()
             raise
         return future.result()
-
-    def read_roomrates(self, hotel_ids: Iterable[int]) -> RoomRates:
-        return self._portal.call(self._client.read_roomrates, list(hotel_ids))

@@ -53,7 +53,7 @@ def _ranges(rows: list[int]) -> str:
     for r in rows:
         if start is None:
             start = prev = r
-        elif r == prev + 1:
+        elif prev is not None and r == prev + 1:  # prev is set whenever start is
             prev = r
         else:
             out.append(f"{start}-{prev}" if start != prev else str(start))

@@ -72,6 +72,7 @@ def compress(frame: pd.DataFrame, weekly: bool = True) -> Compressed:
     starts = np.concatenate(([0], bounds))
     ends = np.concatenate((bounds, [len(s_arr)]))
 
+    m_series: list[np.integer]  # series ids (numpy integers from ``pd.factorize``)
     m_series, m_start, m_end, m_mask, m_vec = [], [], [], [], []
     night_msg = np.empty(len(nights), dtype=np.int64)
     n_arr = nf["night"].to_numpy()

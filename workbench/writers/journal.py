@@ -22,8 +22,12 @@ import sqlite3
 from collections.abc import Iterable, Sequence
 from contextlib import closing
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pandas as pd
+
+if TYPE_CHECKING:
+    from workbench.writers.batches import RateRequest
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS runs (
@@ -94,7 +98,7 @@ class Journal:
 
     # --- requests -----------------------------------------------------------------------------------
 
-    def add_requests(self, run_id: int, target: str, requests: Sequence[object],
+    def add_requests(self, run_id: int, target: str, requests: Sequence[RateRequest],
                      cells: Sequence[pd.DataFrame]) -> list[int]:
         """Record planned requests (status ``pending``) and their cells, before anything is sent."""
         ids = []

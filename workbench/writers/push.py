@@ -1,25 +1,27 @@
-"""Pushing rates: deltas against the journal, one request per hotel and month, sent through the
+"""Sending rates: deltas against the journal, one request per hotel and month, sent through the
 rate-limited client, every outcome journalled as it arrives and traced back to the rows.
 
-    from workbench.writers.push import push_rates
-    result = push_rates(check, Settings.from_file("sandbox/connection.env"), journal=".workbench/journal.sqlite")
+Takes canonical rates frames (already checked); the analyst's entry point, which checks first,
+is :func:`workbench.flows.rates.push_rates`.
+
+    from workbench.writers.push import send_rates
+    result = send_rates(valid_rows, Settings.from_file("sandbox/connection.env"), journal=".workbench/journal.sqlite")
     result.requests   # one row per request: hotel, month, outcome, HTTP status, codes, ruid, attempts
     result.rows       # one row per spreadsheet row sent: its request, outcome, codes and texts, ruid
 """
 
 from __future__ import annotations
 
-import asyncio
 import datetime as dt
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pandas as pd
 
+from workbench.aio import run_blocking
 from workbench.config import Settings
-from workbench.rates import BlockedByErrors, RatesCheck
-from workbench.transport import PlatformClient, Result, SendItem
+from workbench.transport import ConfigurationError, PlatformClient, Result, SendItem
 from workbench.writers.batches import RateRequest, iter_requests
 from workbench.writers.compress import compress
 from workbench.writers.deltas import cell_keys, changed_mask
@@ -58,17 +60,15 @@ class PushResult:
                 f"{self.cells_total:,} price(s) changed since the last accepted push")
 
 
-def push_rates(check: RatesCheck, settings: Settings, *, journal: str | Path = DEFAULT_JOURNAL,
-               skip_invalid: bool = False, full: bool = False, progress: bool = True, command: str = "",
-               client_options: dict | None = None) -> PushResult:
-    """Send what changed since the platform last accepted it (everything with ``full``)."""
+def send_rates(valid: pd.DataFrame, settings: Settings, *, journal: str | Path = DEFAULT_JOURNAL, full: bool = False,
+               progress: bool = True, command: str = "", client_options: dict | None = None,
+               skipped_rows: int = 0, files: Sequence[Path] = ()) -> PushResult:
+    """Send the prices of ``valid`` (canonical rates rows, already checked) that changed since the
+    platform last accepted them (every one with ``full``); every outcome goes into the journal."""
     if not settings.base_url:
-        raise ValueError("no target: set WORKBENCH_BASE_URL (or give the sandbox's connection.env with --env-file)")
-    if not check.ok and not skip_invalid:
-        raise BlockedByErrors(f"{len(check.errors)} error(s) block the push; fix them, or send only the rows "
-                              "without errors with --skip-invalid")
-    invalid = check.invalid_mask()
-    valid = check.frame[~invalid].reset_index(drop=True)
+        raise ConfigurationError("no target: set WORKBENCH_BASE_URL (or give the sandbox's connection.env with "
+                                 "--env-file)")
+    valid = valid.reset_index(drop=True)
     target = settings.base_url.rstrip("/")
     with Journal(journal) as j:
         run_id = j.start_run(target, command)
@@ -82,8 +82,8 @@ def push_rates(check: RatesCheck, settings: Settings, *, journal: str | Path = D
         failed = int((frame_req["outcome"] != "success").sum()) if len(frame_req) else 0
         j.finish_run(run_id, "done" if failed == 0 else "done_with_failures", cells_total=len(valid),
                      cells_changed=len(delta), requests=len(requests))
-    return PushResult(run_id, target, Path(journal), frame_req, rows, len(valid), len(delta), int(invalid.sum()),
-                      list(check.files))
+    return PushResult(run_id, target, Path(journal), frame_req, rows, len(valid), len(delta), skipped_rows,
+                      list(files))
 
 
 def plan(delta: pd.DataFrame) -> tuple[list[RateRequest], list[pd.DataFrame]]:
@@ -128,19 +128,6 @@ def _send(j: Journal, settings: Settings, target: str, requests: list[RateReques
         run_blocking(run)
     finally:
         bar.close()
-
-
-def run_blocking(factory: Callable[[], object]) -> object:
-    """Run the coroutine ``factory()`` to completion, also from inside a running event loop
-    (Jupyter), where it runs on a helper thread with its own loop."""
-    try:
-        asyncio.get_running_loop()
-    except RuntimeError:
-        return asyncio.run(factory())  # type: ignore[arg-type]
-    from concurrent.futures import ThreadPoolExecutor
-
-    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="push") as pool:
-        return pool.submit(lambda: asyncio.run(factory())).result()  # type: ignore[arg-type]
 
 
 def _notice(n: object) -> dict[str, str]:

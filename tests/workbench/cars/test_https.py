@@ -15,7 +15,7 @@ import pytest
 from typer.testing import CliRunner
 
 from workbench.cars import CarsConnectionError, CarSearch, SearchParams, search_cars
-from workbench.cars.cli import app as cars_app
+from workbench.cli.cars import app as cars_app
 from workbench.config import Settings
 from workbench.sandbox.demand import DemandSandbox, create_demand_app, sandbox_config, write_env
 from workbench.serving import RunningServer, ensure_test_ca, serve_in_thread
@@ -121,7 +121,7 @@ def test_cli_static_lists_and_xlsx(served: Any, tmp_path: Path) -> None:
 
 def test_sandbox_serve_command_writes_demand_env_that_search_uses(tmp_path: Path) -> None:
     state = tmp_path / "sbx"
-    proc = subprocess.Popen([sys.executable, "-m", "workbench.cars.cli", "sandbox", "serve", "--port", "0",
+    proc = subprocess.Popen([sys.executable, "-m", "workbench.cli.cars", "sandbox", "serve", "--port", "0",
                              "--state-dir", str(state), "--page-size", "10"],
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:

@@ -7,8 +7,8 @@ import pytest
 from lxml import html
 from openpyxl import load_workbook
 
+from workbench.flows.rates import check_rates
 from workbench.paths import SAMPLES
-from workbench.rates import check_rates
 from workbench.reports import ReportContext, write_report
 
 

@@ -13,7 +13,7 @@ import pytest
 from lxml import etree
 from typer.testing import CliRunner
 
-from workbench.cli_sandbox import sandbox_app
+from workbench.cli.sandbox import sandbox_app
 from workbench.ota.ns import OTA_NS
 from workbench.ota.response import parse_response
 from workbench.sandbox.app import SandboxConfig

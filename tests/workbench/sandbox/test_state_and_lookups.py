@@ -8,10 +8,10 @@ import pytest
 from openpyxl import Workbook
 
 from workbench.ota.response import parse_response
+from workbench.platform.roomrates import parse_roomrates
 from workbench.sandbox.app import SandboxConfig
 from workbench.sandbox.seed import load_registry
 from workbench.sandbox.testing import InProcess, message, rate_request
-from workbench.transport.roomrates import parse_roomrates
 
 FORM = {"Content-Type": "application/x-www-form-urlencoded"}
 

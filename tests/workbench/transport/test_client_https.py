@@ -12,6 +12,7 @@ import threading
 import httpx
 import pytest
 
+from workbench.platform.roomrates import fetch_roomrates
 from workbench.sandbox import run_sandbox
 from workbench.sandbox.testing import message, rate_request
 from workbench.transport import Outcome, PlatformClient, RetryPolicy, SyncPlatformClient, ssl_context
@@ -139,7 +140,7 @@ def test_sync_facade_calls_back_in_the_callers_thread_and_reads_roomrates():
             results = client.send_many([("OTA_HotelRateAmountNotif", day_request(dt.date(2027, 5, d), "7"), d)
                                         for d in range(1, 6)], on_result=lambda r: threads.append(
                                             threading.get_ident()))
-            registry = client.read_roomrates([1000001, 1000003, 424242])
+            registry = fetch_roomrates(client, [1000001, 1000003, 424242])
         assert [r.context for r in results] == [1, 2, 3, 4, 5] and set(threads) == {threading.get_ident()}
         assert set(registry.rooms["inv_type_code"]) == {"101", "102", "301", "302"}
         assert len(registry.failed) == 1 and registry.failed[0].status == 404

@@ -17,11 +17,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from workbench.flows.rates import check_rates, push_rates
 from workbench.paths import SAMPLES
-from workbench.platform import fetch_registry
-from workbench.rates import check_rates
+from workbench.platform.registry import fetch_registry
 from workbench.sandbox import run_sandbox
-from workbench.writers.push import push_rates
 
 AS_OF = dt.date(2026, 12, 1)
 ROOM_RATES = [(1000001, "101", "5001"), (1000001, "102", "5001"), (1000002, "201", "6001"),

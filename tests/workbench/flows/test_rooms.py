@@ -21,9 +21,7 @@ from typer.testing import CliRunner
 
 from workbench.cli import app
 from workbench.config import Secret, Settings
-from workbench.ota.inv_notif import OVERLAY, Amenity, parse_inv_notif_request
-from workbench.ota.ns import OTA_NS, parse_xml
-from workbench.rooms import (
+from workbench.flows.rooms import (
     BlockedByErrors,
     DeprecatedOperationWarning,
     OperationSunset,
@@ -33,6 +31,8 @@ from workbench.rooms import (
     push_rooms,
     write_rooms_workbook,
 )
+from workbench.ota.inv_notif import OVERLAY, Amenity, parse_inv_notif_request
+from workbench.ota.ns import OTA_NS, parse_xml
 from workbench.transport import SyncPlatformClient
 
 BEDS = {33, 58, 86, 102, 113, 200, 203, 249, 4001}

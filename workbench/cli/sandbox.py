@@ -17,7 +17,7 @@ def _group() -> None:
 
 
 def _fail(message: str) -> None:
-    from workbench.console import fail
+    from workbench.cli.console import fail
 
     fail(message)
 
@@ -50,7 +50,7 @@ def serve(
     """Serve the platform sandbox until Ctrl-C; writes STATE_DIR/connection.env for clients."""
     import tempfile
 
-    from workbench.console import console
+    from workbench.cli.console import console
     from workbench.sandbox.app import SandboxConfig
     from workbench.sandbox.faults import FaultSpec
     from workbench.sandbox.limits import parse_limits

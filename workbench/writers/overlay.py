@@ -20,6 +20,7 @@ Pure: frames in, :class:`RoomsPlan` out.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import cast
 
 import pandas as pd
 
@@ -38,6 +39,7 @@ QUANTITIES = {"maximum_additional_guests": "MaximumAdditionalGuests", "max_cribs
 DIFF_COLUMNS = ["hotel_code", "inv_code", "room_id", "room_name", "part", "subroom", "item", "item_name", "before",
                 "after", "change"]
 AmenityState = dict[int, tuple[int | None, int | None]]  # code -> (value, configuration)
+_Ctx = tuple[int, str | None, str | None, str | None]  # hotel, inv_code, room_id, room_name: a diff row's room
 
 
 @dataclass
@@ -85,6 +87,11 @@ class RoomsPlan:
 
 def _v(x: object) -> object:
     return None if x is None or (not isinstance(x, (list, tuple, dict)) and pd.isna(x)) else x
+
+
+def _text(x: object) -> str | None:
+    """A cell of a ``string`` column (``room_id``, ``room_name``): its text, or ``None`` when blank."""
+    return cast("str | None", _v(x))
 
 
 def _int(x: object) -> int | None:
@@ -207,7 +214,7 @@ def _amenities_of(state: AmenityState, codes: list[int] | None = None) -> tuple[
 
 
 def _new(hotel: int, row: pd.Series, subs: pd.DataFrame, amen: pd.DataFrame, diffs: list[dict]) -> PlannedRequest:
-    rid, name = _v(row["room_id"]), _v(row["room_name"])
+    rid, name = _text(row["room_id"]), _text(row["room_name"])
     room = {ota: str(_v(row[c])) for c, ota in ROOM_ATTRS.items() if _v(row[c]) is not None}
     occ = {ota: int(row[c]) for c, ota in OCCUPANCY.items() if _v(row[c]) is not None}
     qty = {ota: int(row[c]) for c, ota in QUANTITIES.items() if _v(row[c]) is not None}
@@ -235,7 +242,7 @@ def _new(hotel: int, row: pd.Series, subs: pd.DataFrame, amen: pd.DataFrame, dif
     return PlannedRequest(hotel, NEW, None, rid, name, msg, [(row["source"], row["sheet"], int(row["row"]))])
 
 
-def _merge_attrs(row: pd.Series | None, cur: pd.Series, columns: dict[str, str], diffs: list[dict], ctx: tuple,
+def _merge_attrs(row: pd.Series | None, cur: pd.Series, columns: dict[str, str], diffs: list[dict], ctx: _Ctx,
                  part: str = "room") -> tuple[dict[str, str], bool]:
     """Desired attributes (sheet over platform) and whether the sheet changes any."""
     desired: dict[str, str] = {}
@@ -255,9 +262,9 @@ def _merge_attrs(row: pd.Series | None, cur: pd.Series, columns: dict[str, str],
 
 def _overlay(hotel: int, inv: str, row: pd.Series | None, cur: pd.Series, subs: pd.DataFrame, amen: pd.DataFrame,
              cur_subs: pd.DataFrame, cur_amen: pd.DataFrame, diffs: list[dict]) -> PlannedRequest | None:
-    name = _v(row["room_name"]) if row is not None else None
-    ctx = (hotel, inv, _v(cur["room_id"]) or (_v(row["room_id"]) if row is not None else None),
-           name or _v(cur["room_name"]))
+    name = _text(row["room_name"]) if row is not None else None
+    ctx: _Ctx = (hotel, inv, _text(cur["room_id"]) or (_text(row["room_id"]) if row is not None else None),
+                 name or _text(cur["room_name"]))
     room, room_changed = _merge_attrs(row, cur, ROOM_ATTRS, diffs, ctx)
     occ_cols = {**OCCUPANCY, "max_child_payable_occupancy": "MaxChildPayableOccupancy"}
     occ, occ_changed = _merge_attrs(row, cur, occ_cols, diffs, ctx)
@@ -306,7 +313,7 @@ def _show(state: tuple[int | None, int | None] | None) -> str | None:
 
 
 def _merge_subrooms(subs: pd.DataFrame, amen: pd.DataFrame, cur_subs: pd.DataFrame, cur_amen: pd.DataFrame,
-                    diffs: list[dict], ctx: tuple) -> tuple[SubRoom, ...] | None:
+                    diffs: list[dict], ctx: _Ctx) -> tuple[SubRoom, ...] | None:
     """The whole SubRooms part when the sheet changes any sub-room or sub-room bed; else None."""
     if subs.empty and amen.empty:
         return None

@@ -18,9 +18,9 @@ import pandas as pd
 import pytest
 from typer.testing import CliRunner
 
+from workbench.cli.notify import notify_app
 from workbench.config import Settings
 from workbench.notify import NotifyConfig, NotifyService, RequestToBookConfig
-from workbench.notify.cli import notify_app
 from workbench.notify.store import Notification
 
 runner = CliRunner()

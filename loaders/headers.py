@@ -21,15 +21,15 @@ def match_headers(header: Sequence[str], fields: Sequence[Field], *, source: str
             lookup.setdefault(header_key(alias), f)
     found: dict[str, int] = {}
     for pos, cell in enumerate(header):
-        f = lookup.get(header_key(cell)) if cell else None
-        if f is None:
+        matched = lookup.get(header_key(cell)) if cell else None
+        if matched is None:
             continue
-        if f.name in found:
-            first = header[found[f.name]]
+        if matched.name in found:
+            first = header[found[matched.name]]
             raise LoadError(
-                f"{where(source, sheet)}: columns `{first}` and `{cell}` both mean `{f.ota}`; keep one of them.",
+                f"{where(source, sheet)}: columns `{first}` and `{cell}` both mean `{matched.ota}`; keep one of them.",
                 source=source, sheet=sheet)
-        found[f.name] = pos
+        found[matched.name] = pos
     return found
 
 

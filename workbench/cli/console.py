@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
-import pandas as pd
 import typer
 from rich.console import Console
 from rich.markup import escape
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 console = Console(highlight=False)
 err_console = Console(stderr=True, highlight=False, soft_wrap=True)  # paths stay copyable
@@ -27,6 +29,8 @@ def print_issues(issues: pd.DataFrame, rows: int | None = None, limit: int = 20)
     console.print(f"{head}[{colour}]{n_err} error(s)[/], [yellow]{n_warn} warning(s)[/]")
     if issues.empty or limit <= 0:
         return
+    import pandas as pd
+
     shown = pd.concat([issues[issues["severity"] == "error"], issues[issues["severity"] == "warning"]]).head(limit)
     for r in shown.itertuples(index=False):
         where = f"{r.source}{' ' + r.sheet if r.sheet else ''} row {r.row}"

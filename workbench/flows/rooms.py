@@ -1,6 +1,6 @@
 """Room types from workbooks to the platform and back: check, fetch, plan, push.
 
->>> from workbench.rooms import check_rooms, fetch_rooms, preview_rooms, push_rooms
+>>> from workbench import check_rooms, fetch_rooms, preview_rooms, push_rooms
 >>> check = check_rooms("data/samples/rooms.xlsx")            # load + the spec's E1 rules
 >>> current = fetch_rooms(settings, [1000001])                # OTA_HotelDescriptiveInfo -> frames
 >>> plan = preview_rooms(check, settings)                     # merged with the platform: plan.diff
@@ -26,36 +26,18 @@ import pandas as pd
 from expectations import validate_rooms
 from loaders import read_rooms
 from loaders.issues import combine
-from workbench.checked import IssuesView
 from workbench.config import Settings
-from workbench.ota.descriptive_info import (
-    PlatformRooms,
-    build_descriptive_info_request,
-    parse_descriptive_info,
-)
+from workbench.errors import BlockedByErrors, OperationSunset, PlatformReadError
+from workbench.flows.checked import IssuesView
+from workbench.ota.descriptive_info import PlatformRooms
 from workbench.ota.inv_notif import NEW, parse_cross_refs
-from workbench.room_overlay import PlannedRequest, RoomsPlan, plan_rooms
+from workbench.platform.rooms import fetch_rooms, open_client, read_rooms_of
+from workbench.transport.operations import DEPRECATIONS
+from workbench.writers.overlay import PlannedRequest, RoomsPlan, plan_rooms
 
 PathLike = str | Path
-SUNSET = dt.date(2026, 12, 31)
 MAPPING_COLUMNS = ["hotel_code", "room_id", "room_name", "inv_code", "how", "ruid"]
 RESULT_COLUMNS = ["hotel_code", "notif_type", "inv_code", "room_id", "room_name", "parts", "outcome", "message", "ruid"]
-
-
-class BlockedByErrors(Exception):
-    """Errors in the sheet (or against the platform's state) block the push; nothing was sent."""
-
-    def __init__(self, message: str, issues: pd.DataFrame | None = None) -> None:
-        super().__init__(message)
-        self.issues = issues
-
-
-class OperationSunset(Exception):
-    """OTA_HotelInvNotif is past its sunset for the Home provider type."""
-
-
-class PlatformReadError(RuntimeError):
-    """Reading room types from the platform failed (the message has the ruids)."""
 
 
 class DeprecatedOperationWarning(UserWarning):
@@ -64,14 +46,15 @@ class DeprecatedOperationWarning(UserWarning):
 
 def deprecation(settings: Settings, today: dt.date | None = None) -> str | None:
     """The deprecation notice for this provider type, or None; raises :class:`OperationSunset` after."""
-    if settings.provider_type.strip().casefold() != "home":
+    dep = DEPRECATIONS["OTA_HotelInvNotif"]
+    if not dep.applies_to(settings.provider_type):
         return None
     today = today or dt.date.today()
-    if today >= SUNSET:
-        raise OperationSunset(f"OTA_HotelInvNotif was sunset on {SUNSET:%Y-%m-%d} for the Home provider type "
-                              "(spec, Versioning 5): use the modular Rooms and Facilities interfaces")
-    return (f"OTA_HotelInvNotif is deprecated for the Home provider type and is sunset on {SUNSET:%Y-%m-%d} "
-            f"({(SUNSET - today).days} days left): move to the modular Rooms and Facilities interfaces")
+    if today >= dep.sunset:
+        raise OperationSunset(f"OTA_HotelInvNotif was sunset on {dep.sunset:%Y-%m-%d} for the Home provider type "
+                              f"(spec, Versioning 5): use {dep.replacement}")
+    return (f"OTA_HotelInvNotif is deprecated for the Home provider type and is sunset on {dep.sunset:%Y-%m-%d} "
+            f"({(dep.sunset - today).days} days left): move to {dep.replacement}")
 
 
 # --- checking a workbook ------------------------------------------------------------------------------
@@ -99,37 +82,6 @@ def check_rooms(files: PathLike | Iterable[PathLike], *, sheet: str | Sequence[s
     loaded = read_rooms(paths, sheet=sheet)
     issues = validate_rooms(loaded.rooms, loaded.subrooms, loaded.amenities, load_issues=loaded.issues)
     return RoomsCheck(loaded.rooms, loaded.subrooms, loaded.amenities, issues, paths)
-
-
-# --- reading the platform -----------------------------------------------------------------------------
-
-def _client(settings: Settings, client: object | None):
-    from workbench.transport import SyncPlatformClient
-
-    return (client, False) if client is not None else (SyncPlatformClient(settings), True)
-
-
-def fetch_rooms(settings: Settings, hotels: Iterable[int], *, client: object | None = None) -> PlatformRooms:
-    """Active room types, sub-rooms and amenities of each property (OTA_HotelDescriptiveInfo)."""
-    c, own = _client(settings, client)
-    try:
-        parts = [_read_one(c, int(h)) for h in dict.fromkeys(hotels)]
-    finally:
-        if own:
-            c.close()
-    if not parts:
-        return parse_descriptive_info(b"<OTA_HotelDescriptiveInfoRS/>")
-    return PlatformRooms(*(pd.concat([p[i] for p in parts], ignore_index=True) for i in range(3)))
-
-
-def _read_one(client, hotel: int) -> PlatformRooms:
-    result = client.send("OTA_HotelDescriptiveInfo", build_descriptive_info_request(hotel), context=hotel)
-    if result.errors or not result.body.strip():
-        raise PlatformReadError(f"reading the room types of property {hotel} failed: {result.summary()}")
-    try:
-        return parse_descriptive_info(result.body, hotel)
-    except ValueError as exc:
-        raise PlatformReadError(f"the answer for property {hotel} cannot be read ({exc}); ruid {result.ruid}") from exc
 
 
 def preview_rooms(check: RoomsCheck, settings: Settings | None = None, *, platform: PlatformRooms | None = None,
@@ -169,7 +121,7 @@ def push_rooms(check: RoomsCheck, settings: Settings, *, mapping: PathLike | Non
     if not check.ok:
         raise BlockedByErrors(f"{len(check.errors)} error(s) in the workbook block the push: fix them first "
                               "(`workbench validate rooms`)", check.errors)
-    c, own = _client(settings, client)
+    c, own = open_client(settings, client)
     try:
         platform = fetch_rooms(settings, check.hotels, client=c)
         plan = plan_rooms(check.rooms, check.subrooms, check.amenities, platform)
@@ -232,7 +184,7 @@ def _send(client, req: PlannedRequest) -> tuple[dict, dict | None]:
 
 def _read_back(client, req: PlannedRequest) -> str | None:
     try:
-        state = _read_one(client, req.hotel_code)
+        state = read_rooms_of(client, req.hotel_code)
     except PlatformReadError:
         return None
     here = state.rooms

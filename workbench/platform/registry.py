@@ -6,22 +6,20 @@ from collections.abc import Iterable
 
 from loaders import Registry
 from workbench.config import Settings
-
-
-class PlatformReadError(RuntimeError):
-    """A read from the platform failed; the message says which properties and why (with ruids)."""
+from workbench.errors import PlatformReadError
 
 
 def fetch_registry(settings: Settings, hotels: Iterable[int]) -> Registry:
     """Rooms, active rate plans (child and read-only ones flagged) and, where the platform says,
     each property's currency and pricing model, from ``/hotels/xml/roomrates``."""
+    from workbench.platform.roomrates import fetch_roomrates
     from workbench.transport import SyncPlatformClient
 
     hotels = list(dict.fromkeys(int(h) for h in hotels))
     if not hotels:
         return Registry()
     with SyncPlatformClient(settings) as client:
-        rr = client.read_roomrates(hotels)
+        rr = fetch_roomrates(client, hotels)
     if rr.failed:
         detail = "; ".join(r.summary() for r in rr.failed[:5])
         if all(r.fatal for r in rr.failed):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from workbench.notify.demo import run_notification_demo
+from workbench.cli.notify_demo import run_notification_demo
 
 
 def test_demo_delivers_and_reports(tmp_path) -> None:  # noqa: ANN001

@@ -11,7 +11,7 @@ import time
 import pytest
 from typer.testing import CliRunner
 
-from workbench.cli_sandbox import sandbox_app
+from workbench.cli.sandbox import sandbox_app
 from workbench.config import Settings
 from workbench.transport import SyncPlatformClient
 

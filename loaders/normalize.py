@@ -115,6 +115,8 @@ def split_decimal(value: Decimal) -> tuple[int, int]:
     n = int("".join(map(str, digits))) if digits else 0
     if sign:
         n = -n
+    if not isinstance(exp, int):  # 'n', 'N' or 'F': NaN or infinity has no units and scale
+        raise ValueError(f"{value} is not a finite number")
     if exp >= 0:
         return n * 10 ** exp, 0
     return n, -exp
@@ -124,7 +126,7 @@ def parse_amounts(values: pd.Series) -> tuple[pd.DataFrame, pd.Series]:
     """Text -> exact amounts: columns ``minor`` (Int64), ``scale`` (Int64), ``value`` (float64)."""
     def parse(text: str):
         value, err = parse_decimal(text)
-        if err:
+        if err or value is None:  # parse_decimal gives a value exactly when it gives no error
             return None, err
         minor, scale = split_decimal(value)
         return (minor, scale, float(value)), None

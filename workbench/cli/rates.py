@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from workbench.console import console, fail, print_issues
+from workbench.cli.console import console, fail, print_issues
 
 validate_app = typer.Typer(help="Check spreadsheets against the platform's rules; nothing is sent.",
                            no_args_is_help=True)
@@ -40,7 +40,7 @@ def _as_of(value: str | None) -> dt.date | None:
 def _check(files: list[Path], sheet: list[str] | None, registry: list[Path] | None, as_of: str | None,
            fx: Path | None, extra_registry=None):
     from loaders import LoadError, read_registry
-    from workbench.rates import check_rates
+    from workbench.flows.rates import check_rates
 
     try:
         with console.status("Reading and checking…"):
@@ -110,20 +110,20 @@ def push_rates_cmd(
     Exit code 0: every request applied; 1: errors block the push or the platform refused or failed some
     requests; 2: the input or the settings cannot be used.
     """
-    from workbench.rates import BlockedByErrors
-    from workbench.rates import dry_run as write_dry_run
+    from workbench.errors import BlockedByErrors
+    from workbench.flows.rates import dry_run as write_dry_run
 
     if dry_run is not None:
         check = _check(files, sheet, registry, as_of, fx)
         print_issues(check.issues, rows=len(check.frame), limit=10)
         try:
-            result = write_dry_run(check, dry_run, skip_invalid=skip_invalid)
+            written = write_dry_run(check, dry_run, skip_invalid=skip_invalid)
         except BlockedByErrors as exc:
             console.print(f"[red]Nothing written:[/] {exc}")
             raise typer.Exit(1) from None
-        console.print(f"[green]Wrote {len(result.requests)} request(s)[/] with {result.messages:,} message(s) for "
-                      f"{result.cells:,} price(s) into [bold]{result.directory}[/] (see manifest.csv)"
-                      + (f"; {result.skipped_rows:,} price(s) with errors skipped" if result.skipped_rows else ""))
+        console.print(f"[green]Wrote {len(written.requests)} request(s)[/] with {written.messages:,} message(s) for "
+                      f"{written.cells:,} price(s) into [bold]{written.directory}[/] (see manifest.csv)"
+                      + (f"; {written.skipped_rows:,} price(s) with errors skipped" if written.skipped_rows else ""))
         return
     settings = load_settings(env_file)
     extra = None
@@ -131,7 +131,7 @@ def push_rates_cmd(
         extra = _platform_registry(files, sheet, settings)
     check = _check(files, sheet, registry, as_of, fx, extra_registry=extra)
     print_issues(check.issues, rows=len(check.frame), limit=10)
-    from workbench.writers.push import push_rates
+    from workbench.flows.rates import push_rates
 
     try:
         result = push_rates(check, settings, journal=journal, skip_invalid=skip_invalid, full=full,
@@ -164,7 +164,7 @@ def load_settings(env_file: Path | None):
 def _platform_registry(files: list[Path], sheet: list[str] | None, settings):
     """Rooms and rate plans of the properties in ``files``, read from the platform (roomrates)."""
     from loaders import LoadError, read_rates
-    from workbench.platform import fetch_registry
+    from workbench.platform.registry import fetch_registry
 
     if not settings.base_url:
         return None

@@ -1,9 +1,10 @@
-"""Rates from files to requests, for notebooks and the CLI: load, check, dry-run.
+"""Rates from files to the platform, for notebooks and the CLI: load, check, dry-run, push.
 
->>> from workbench.rates import check_rates, dry_run
+>>> from workbench import check_rates, dry_run, push_rates
 >>> check = check_rates(["data/samples/rates.xlsx"], registry="data/samples/registry.xlsx")
 >>> check.summary()
 >>> result = dry_run(check, "out/requests", skip_invalid=True)
+>>> pushed = push_rates(check, settings, journal=".workbench/journal.sqlite", skip_invalid=True)
 """
 
 from __future__ import annotations
@@ -18,8 +19,11 @@ import pandas as pd
 
 from expectations import FxTable, cet_today, read_fx_table, validate_rates
 from loaders import Registry, read_rates, read_registry
-from workbench.checked import IssuesView
+from workbench.config import Settings
+from workbench.errors import BlockedByErrors
+from workbench.flows.checked import IssuesView
 from workbench.writers.batches import RateRequest, plan_requests
+from workbench.writers.push import DEFAULT_JOURNAL, PushResult, send_rates
 
 PathLike = str | Path
 
@@ -106,14 +110,14 @@ def manifest_of(requests: Sequence[RateRequest]) -> pd.DataFrame:
     }, columns=["file", "hotel", "month", "messages", "cells", "source_rows"])
 
 
-class BlockedByErrors(Exception):
-    """Errors were found and ``skip_invalid`` was not asked for; nothing was written or sent."""
-
-
-def requests_for(check: RatesCheck, skip_invalid: bool = False) -> tuple[list[RateRequest], int]:
+def _blocked(check: RatesCheck, skip_invalid: bool) -> None:
     if not check.ok and not skip_invalid:
         raise BlockedByErrors(f"{len(check.errors)} error(s) block the push; fix them, or send only the rows "
                               "without errors with --skip-invalid")
+
+
+def requests_for(check: RatesCheck, skip_invalid: bool = False) -> tuple[list[RateRequest], int]:
+    _blocked(check, skip_invalid)
     mask = check.invalid_mask()
     return plan_requests(check.frame[~mask]), int(mask.sum())
 
@@ -130,3 +134,18 @@ def dry_run(check: RatesCheck, directory: PathLike, skip_invalid: bool = False) 
     manifest = manifest_of(requests)
     manifest.to_csv(out / "manifest.csv", index=False)
     return DryRun(out, requests, manifest, skipped)
+
+
+def push_rates(check: RatesCheck, settings: Settings, *, journal: PathLike = DEFAULT_JOURNAL,
+               skip_invalid: bool = False, full: bool = False, progress: bool = True, command: str = "",
+               client_options: dict | None = None) -> PushResult:
+    """Send what changed since the platform last accepted it (everything with ``full``).
+
+    Raises :class:`~workbench.errors.BlockedByErrors` when the check has errors and ``skip_invalid``
+    was not asked for (nothing is sent then).
+    """
+    _blocked(check, skip_invalid)
+    invalid = check.invalid_mask()
+    return send_rates(check.frame[~invalid], settings, journal=journal, full=full, progress=progress,
+                      command=command, client_options=client_options, skipped_rows=int(invalid.sum()),
+                      files=check.files)

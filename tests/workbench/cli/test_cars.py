@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from workbench.cars.cli import app as cars_app
+from workbench.cli.cars import app as cars_app
 
 KEY = "cli-test-key-abcdefghijklmnop"
 

@@ -1,4 +1,4 @@
-"""The demo behind ``workbench demo``: samples -> validation reports -> requests -> a live push
+"""``workbench demo``: samples -> validation reports -> requests -> a live push
 to the local sandbox over HTTPS -> a changed copy pushed as a delta -> notifications arriving.
 
 Every step checks what it expected and the demo fails loudly (exit 1) if anything differs,
@@ -11,11 +11,16 @@ import datetime as dt
 import io
 import shutil
 from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
 
-import pandas as pd
+import typer
 from rich.console import Console
 
+from workbench.cli.console import console as default_console
 from workbench.paths import SAMPLES
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 DEMO_AS_OF = dt.date(2026, 12, 1)
 SAMPLE_RATES = [SAMPLES / "rates.xlsx", SAMPLES / "lisbon_seasons.csv"]
@@ -50,7 +55,7 @@ def run_demo(out: Path, console: Console | None = None, live: bool = True, notif
 
 
 def _validate(out: Path, console: Console):
-    from workbench.rates import check_rates
+    from workbench.flows.rates import check_rates
     from workbench.reports.validation import ReportContext, write_report
 
     console.rule("1. Load and validate the sample rates")
@@ -69,7 +74,7 @@ def _validate(out: Path, console: Console):
 
 
 def _dry_run(check, out: Path, console: Console) -> None:
-    from workbench.rates import dry_run
+    from workbench.flows.rates import dry_run
 
     console.rule("2. Dry run: compressed OTA requests, one hotel and month each")
     result = dry_run(check, out / "requests", skip_invalid=True)
@@ -82,11 +87,10 @@ def _dry_run(check, out: Path, console: Console) -> None:
 
 
 def _live(out: Path, console: Console) -> None:
-    from workbench.platform import fetch_registry
-    from workbench.rates import check_rates
+    from workbench.flows.rates import check_rates, push_rates
+    from workbench.platform.registry import fetch_registry
     from workbench.reports.push import write_push_report
     from workbench.sandbox import run_sandbox
-    from workbench.writers.push import push_rates
 
     console.rule("3. Live push to the local sandbox (HTTPS on 127.0.0.1)")
     state = out / "sandbox"
@@ -139,6 +143,8 @@ def _calendar(sb) -> pd.DataFrame:
     with httpx.Client(verify=_ssl(str(sb.tls.ca_bundle)), auth=(s.username, s.password.reveal())) as client:
         r = client.get(sb.rates_csv_url)
         r.raise_for_status()
+    import pandas as pd
+
     return pd.read_csv(io.BytesIO(r.content), dtype={"InvTypeCode": str, "RatePlanCode": str, "Date": str})
 
 
@@ -166,7 +172,7 @@ def _changed_copy(path: Path) -> Path:
 def _notifications(out: Path, console: Console) -> None:
     console.rule("5. Notifications: token issuance and a receiver (HTTPS on 127.0.0.1)")
     try:
-        from workbench.notify.demo import run_notification_demo
+        from workbench.cli.notify_demo import run_notification_demo
     except ImportError as exc:  # pragma: no cover - the notify package ships with the project
         raise DemoFailed(f"the notification service is missing: {exc}") from exc
     try:
@@ -175,3 +181,10 @@ def _notifications(out: Path, console: Console) -> None:
         raise DemoFailed(f"notifications: {exc}") from exc
     console.print(result.summary)
     console.print(f"  inbox: {result.inbox_path}")
+
+
+def demo(out: Annotated[Path, typer.Option(help="Where to write the reports and requests.")] =
+         Path("workbench-demo")) -> None:
+    """Run the sample data end to end and say where the results are."""
+    ok = run_demo(out, console=default_console)
+    raise typer.Exit(0 if ok else 1)

@@ -8,8 +8,8 @@ from typing import Annotated
 
 import typer
 
-from workbench.cli_rates import load_settings, push_app, validate_app
-from workbench.console import console, fail, print_issues
+from workbench.cli.console import console, fail, print_issues
+from workbench.cli.rates import load_settings, push_app, validate_app
 
 fetch_app = typer.Typer(help="Read what the platform stores (room types, amenities) into frames and workbooks.",
                         no_args_is_help=True)
@@ -26,7 +26,7 @@ Report = Annotated[list[Path] | None, typer.Option(
 
 def _check(files: list[Path]):
     from loaders import LoadError
-    from workbench.rooms import check_rooms
+    from workbench.flows.rooms import check_rooms
 
     try:
         with console.status("Reading and checking…"):
@@ -75,8 +75,14 @@ def push_rooms_cmd(
 
     Exit code 0: every request applied; 1: errors block the push or a request failed; 2: unusable input/settings.
     """
-    from workbench.rooms import BlockedByErrors, OperationSunset, PlatformReadError, preview_rooms, push_rooms
-    from workbench.rooms import dry_run as write_dry_run
+    from workbench.flows.rooms import (
+        BlockedByErrors,
+        OperationSunset,
+        PlatformReadError,
+        preview_rooms,
+        push_rooms,
+    )
+    from workbench.flows.rooms import dry_run as write_dry_run
 
     check = _check([file])
     print_issues(check.issues, limit=10)
@@ -125,7 +131,7 @@ def fetch_rooms_cmd(
     env_file: EnvFile = None,
 ) -> None:
     """Read the active room types of properties (OTA_HotelDescriptiveInfo)."""
-    from workbench.rooms import PlatformReadError, fetch_rooms, write_rooms_workbook
+    from workbench.flows.rooms import PlatformReadError, fetch_rooms, write_rooms_workbook
     from workbench.transport import ConfigurationError
 
     settings = load_settings(env_file)

@@ -15,6 +15,7 @@ import typer
 if TYPE_CHECKING:
     import pandas as pd
 
+    from workbench.cars.links import LinkKind
     from workbench.cars.search import CarSearch
     from workbench.config import Settings
 
@@ -212,7 +213,16 @@ def link(
 
     if kind is None:
         kind = "app" if "affiliate_id=" in url or not url.lower().startswith(("http://", "https://")) else "web"
-    typer.echo(_run(lambda: with_affiliate(url, kind=kind, affiliate_id=affiliate_id, label=label)))
+    typer.echo(_run(lambda: with_affiliate(url, kind=_link_kind(kind), affiliate_id=affiliate_id, label=label)))
+
+
+def _link_kind(text: str) -> LinkKind:
+    """``--kind`` as a link kind; anything else is a ``ValueError`` (worded as ``with_affiliate`` does)."""
+    if text == "web":
+        return "web"
+    if text == "app":
+        return "app"
+    raise ValueError(f"link kind must be `web` or `app`, got `{text}`")
 
 
 @sandbox_app.command("serve")

@@ -1,0 +1,52 @@
+"""The ``workbench`` command line: one module per command group.
+
+=================  ==========================================================
+module             commands
+=================  ==========================================================
+``rates``          ``validate rates``, ``push rates``
+``rooms``          ``validate rooms``, ``push rooms``, ``fetch rooms``
+``sandbox``        ``sandbox serve``
+``notify``         ``notify serve|credentials|keys|list|...|send``
+``cars``           ``cars search|languages|suppliers|depots|link|sandbox``
+``demo``           ``demo``
+``console``        printing for people (issue tables, clean failures)
+=================  ==========================================================
+
+This package is the only one that starts the local stand-ins (``workbench.sandbox``). Heavy
+imports (pandas, Great Expectations, lxml, servers) happen inside the commands, so
+``workbench --help`` is instant.
+"""
+
+from __future__ import annotations
+
+import typer
+
+from workbench.cli.cars import app as cars_app
+from workbench.cli.demo import demo
+from workbench.cli.notify import notify_app
+from workbench.cli.rates import push_app, validate_app
+from workbench.cli.rooms import fetch_app
+from workbench.cli.sandbox import sandbox_app
+
+app = typer.Typer(
+    name="workbench",
+    help="Connectivity workbench: load, validate and push hotel data; run the local sandbox.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+app.add_typer(notify_app, name="notify")
+app.add_typer(validate_app, name="validate")
+app.add_typer(push_app, name="push")
+app.add_typer(fetch_app, name="fetch")
+app.add_typer(cars_app, name="cars")
+app.add_typer(sandbox_app, name="sandbox")
+app.command("demo")(demo)
+
+
+def main() -> None:
+    app()
+
+
+if __name__ == "__main__":
+    main()
