@@ -13,7 +13,7 @@ from loaders import Registry
 from loaders.issues import empty_issues, issues_where
 
 if TYPE_CHECKING:
-    from expectations.rates import RateCheck
+    from expectations.rate_check import RateCheck
 
 COVERAGE_DAYS = 365
 

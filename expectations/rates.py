@@ -1,6 +1,6 @@
 """The platform's rate rules, checked on a canonical rates frame; results as one issues frame.
 
-Row-wise rules run as Great Expectations suites (``expectations.custom``) on the distinct
+Row-wise rules run as Great Expectations suites (``expectations.rate_rules``) on the distinct
 combinations of the columns each rule reads (prices, nights, room-rates), so the cost follows
 the distinct values, and the verdicts are mapped back to every row. The duplicate-key rule runs
 on every row. Rules over groups of rows (one currency per hotel, guests in all rows or none,
@@ -11,15 +11,15 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Callable
-from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
-from expectations import custom as cx
 from expectations import groups
+from expectations import rate_rules as cx
 from expectations._keys import Coder, Keys
 from expectations.engine import run_suite
+from expectations.rate_check import RateCheck
 from expectations.reference import (
     PRICE_CAP_EUR,
     FxTable,
@@ -31,28 +31,6 @@ from expectations.reference import (
 from loaders import Registry
 from loaders.issues import combine, empty_issues, issues_where
 from loaders.normalize import decimal_text
-
-
-@dataclass
-class RateCheck:
-    """Everything a rule needs besides the frame."""
-
-    frame: pd.DataFrame
-    registry: Registry
-    as_of: dt.date
-    fx: FxTable
-    coder: Coder
-
-    def header(self, rows: pd.DataFrame, field: str, fallback: str) -> pd.Series:
-        """The header each row's sheet used for ``field`` (the OTA name when unknown)."""
-        headers = self.frame.attrs.get("headers", {})
-        keys = list(zip(rows["source"], rows["sheet"], strict=True))
-        return pd.Series([headers.get(k, {}).get(field, fallback) for k in keys], index=rows.index, dtype="string")
-
-    def layout(self, rows: pd.DataFrame) -> pd.Series:
-        headers = self.frame.attrs.get("headers", {})
-        return pd.Series([headers.get((s, h), {}).get("layout", "long") for s, h in
-                          zip(rows["source"], rows["sheet"], strict=True)], index=rows.index)
 
 
 def validate_rates(frame: pd.DataFrame, *, registry: Registry | None = None, as_of: dt.date | None = None,

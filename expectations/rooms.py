@@ -1,7 +1,7 @@
 """The platform's room-type rules (spec E1, Limits) on the rooms, sub-rooms and amenities frames.
 
 Each rule becomes a column of an annotated copy of a frame (the offending value where the rule
-is broken, blank elsewhere); Great Expectations suites (``expectations.custom_rooms``) check
+is broken, blank elsewhere); Great Expectations suites (``expectations.room_rules``) check
 those columns and the failures become rows of the issues frame, with the spec's error code in
 the message. Room types are resolved through ``data/codes/room_types.csv`` (BCRT) to a name, and
 the kitchen and sub-room rules apply by that name (the spec's numbers next to the kitchen rule
@@ -19,7 +19,7 @@ from typing import SupportsInt
 import numpy as np
 import pandas as pd
 
-from expectations import custom_rooms as cx
+from expectations import room_rules as cx
 from expectations.engine import run_suite
 from expectations.reference import DATA
 from loaders.issues import combine, empty_issues, issues_where

@@ -1,5 +1,14 @@
-"""Parse any response of the platform (OTA ``...RS``, B.XML ``<ok/>``/``<fault/>``, lookups) into
-one typed :class:`OTAResponse`: success, warnings, errors and the request id (``ruid``).
+"""Parse any response of the platform (OTA ``...RS``, B.XML ``<ok/>``/``<fault/>``/``<error>``, lookups)
+into one typed :class:`OTAResponse`: success, content, warnings, errors and the request id (``ruid``).
+
+Classification (the caller, :mod:`workbench.transport.client`, decides per kind of operation):
+
+- a **write** succeeds only on an explicit OTA ``Success`` (a child of the root) or B.XML ``<ok/>``;
+- a **read** succeeds when its content is there (``has_content``) and no error is: the published
+  ``OTA_HotelDescriptiveInfoRS`` carries no ``Success``, only content;
+- an OTA ``Errors/Error``, a B.XML ``<error>`` or a ``<fault>`` anywhere in the answer is an error,
+  with every code and text kept (``<reservations><fault code="401" .../></reservations>`` too);
+- anything else is *unrecognised*: never read as success.
 
 Tolerates what the real platform sends: the OTA namespace or none, ``TimeStamp`` with or
 without an offset, ``Error``/``Warning`` with ``Type``, ``Code``, ``Status``, ``RecordID``,
@@ -47,10 +56,14 @@ class Notice:
         return " - ".join(dict.fromkeys(parts)) or (self.code or "")
 
 
+#: Elements of an OTA ``...RS`` that are envelope, not content.
+_ENVELOPE = frozenset({"Success", "Warnings", "Errors"})
+
+
 @dataclass(frozen=True)
 class OTAResponse:
-    """What a response says. ``success`` is True only for an OTA ``Success`` (or B.XML ``ok``,
-    or a data answer such as ``<rooms>``) with no errors."""
+    """What a response says. ``success`` is True only for an explicit OTA ``Success`` (or B.XML
+    ``<ok/>``) with no errors; ``has_content`` says whether anything besides the envelope came."""
 
     root: str
     success: bool
@@ -62,6 +75,12 @@ class OTAResponse:
     timestamp_text: str | None = None
     namespace: str | None = None
     attributes: dict[str, str] = field(default_factory=dict)
+    has_content: bool = False
+
+    def read_ok(self) -> bool:
+        """A read's verdict: its content is there and no error is (``Success`` is not required; an OTA
+        ``...RS`` holding only ``Success`` is an answer too, a bare B.XML ``<ok/>`` is not)."""
+        return not self.errors and (self.has_content or (self.success and self.root != "ok"))
 
     @property
     def error_codes(self) -> tuple[str, ...]:
@@ -111,6 +130,20 @@ def _ruid_from_tree(root: etree._Element) -> str | None:
     return None
 
 
+def _fault(el: etree._Element) -> Notice:
+    attrs = {k.rsplit("}", 1)[-1]: v for k, v in el.attrib.items()}
+    return Notice(kind="error", code=attrs.get("code") or attrs.get("Code"),
+                  short_text=attrs.get("string") or attrs.get("ShortText"), text=(el.text or "").strip() or None)
+
+
+def _bxml_error(el: etree._Element) -> Notice:
+    """B.XML ``<error>text</error>`` (or with ``code``/``Code`` attributes)."""
+    attrs = {k.rsplit("}", 1)[-1]: v for k, v in el.attrib.items()}
+    text = " ".join("".join(el.itertext()).split()) or None
+    return Notice(kind="error", code=attrs.get("code") or attrs.get("Code"), short_text=attrs.get("ShortText"),
+                  text=text)
+
+
 def parse_response(body: bytes | str) -> OTAResponse:
     """Read ``body`` into an :class:`OTAResponse`; raise :class:`ResponseParseError` when it is
     not an XML response at all."""
@@ -125,26 +158,30 @@ def parse_response(body: bytes | str) -> OTAResponse:
     ns = tag[1:].split("}", 1)[0] if tag.startswith("{") else None
     attrs = {k.rsplit("}", 1)[-1]: v for k, v in root.attrib.items()}
     ruid = _ruid_from_tree(root)
-    if name == "fault":  # B.XML failure: <fault code="401" string="..."/>
-        err = Notice(kind="error", code=attrs.get("code"), short_text=attrs.get("string"),
-                     text=(root.text or "").strip() or None)
-        return OTAResponse(root=name, success=False, errors=(err,), ruid=ruid, attributes=attrs)
     warnings: list[Notice] = []
     errors: list[Notice] = []
-    has_success = False
+    has_success = name == "ok"
     for el in root.iter(etree.Element):
         local = localname(el)
-        if local == "Success" and el.getparent() is root:
+        parent = el.getparent()
+        parent_name = localname(parent) if parent is not None else None
+        if local == "Success" and parent is root:
             has_success = True
-        elif local == "Warning" and el.getparent() is not None and localname(el.getparent()) == "Warnings":
+        elif local == "ok" and parent is root:
+            has_success = True
+        elif local == "Warning" and parent_name == "Warnings":
             warnings.append(_notice("warning", el))
-        elif local == "Error" and el.getparent() is not None and localname(el.getparent()) == "Errors":
+        elif local == "Error" and parent_name == "Errors":
             errors.append(_notice("error", el))
-    if name == "ok":
-        has_success = True
-    elif not name.endswith("RS") and not errors:
-        has_success = True  # a data answer (e.g. <rooms>, <currencies>) without errors
+        elif local == "fault":
+            errors.append(_fault(el))
+        elif local == "error" and parent_name != "error":
+            errors.append(_bxml_error(el))
+    if name.endswith("RS"):
+        content = any(localname(c) not in _ENVELOPE for c in root.iterchildren(etree.Element))
+    else:  # a B.XML data answer (<rooms>, <reservations>, ...) is content, even an empty list
+        content = name not in ("ok", "fault", "error")
     return OTAResponse(root=name, success=has_success and not errors, warnings=tuple(warnings),
                        errors=tuple(errors), ruid=ruid, version=attrs.get("Version") or attrs.get("version"),
                        timestamp=_timestamp(attrs.get("TimeStamp")), timestamp_text=attrs.get("TimeStamp"),
-                       namespace=ns, attributes=attrs)
+                       namespace=ns, attributes=attrs, has_content=content)

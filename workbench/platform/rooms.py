@@ -42,7 +42,7 @@ def fetch_rooms(settings: Settings, hotels: Iterable[int], *, client: Any | None
 def read_rooms_of(client: SyncPlatformClient, hotel: int) -> PlatformRooms:
     """One property's room types through an open client; :class:`PlatformReadError` when it fails."""
     result = client.send("OTA_HotelDescriptiveInfo", build_descriptive_info_request(hotel), context=hotel)
-    if result.errors or not result.body.strip():
+    if not result.ok:
         raise PlatformReadError(f"reading the room types of property {hotel} failed: {result.summary()}")
     try:
         return parse_descriptive_info(result.body, hotel)

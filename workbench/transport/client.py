@@ -39,6 +39,8 @@ NOT_PROCESSED = frozenset({429, 503})
 AMBIGUOUS_5XX = frozenset({500, 502, 504})
 #: Answers that mean the settings are wrong; every other call would get the same.
 FATAL_STATUS = frozenset({401, 403, 407, 415, 421, 501})
+#: Codes of a B.XML ``<fault>`` inside a 2xx answer that mean every request would fail (credentials).
+FAULT_FATAL = frozenset({"401", "403"})
 _NOT_SENT = (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout)
 _AMBIGUOUS = (httpx.ReadError, httpx.ReadTimeout, httpx.WriteError, httpx.WriteTimeout, httpx.RemoteProtocolError)
 
@@ -224,14 +226,21 @@ class PlatformClient:
             ruid = parsed.ruid
         if 200 <= status < 300:
             expected = op.name + "RS" if "/ota/" in op.path else None
-            if parsed is not None and expected and parsed.root != expected:
+            if parsed is not None and expected and parsed.root != expected and not parsed.errors:
                 problem = f"expected <{expected}>, got <{parsed.root}>"
-            if problem or parsed is None or (not parsed.success and not parsed.errors):
-                text = problem or "the answer has neither Success nor Errors"
-                return _Verdict(Outcome.FAILED, status, parsed, ruid, body, f"unreadable answer: {text}",
+            if parsed is None:  # damaged or empty body (cut in transit, an HTML page): a failed try, as before
+                return _Verdict(Outcome.FAILED, status, None, ruid, body,
+                                f"unreadable answer (HTTP {status}): {problem or 'empty body'}; {_start(body)}",
                                 retry=idempotent, maybe_applied=not idempotent)
-            outcome = Outcome.SUCCESS if parsed.success else Outcome.REJECTED
-            return _Verdict(outcome, status, parsed, ruid, body, None)
+            if parsed.errors:
+                return _Verdict(Outcome.REJECTED, status, parsed, ruid, body, None,
+                                fatal=any(n.code in FAULT_FATAL for n in parsed.errors))
+            if not problem and (parsed.read_ok() if op.read else parsed.success):
+                return _Verdict(Outcome.SUCCESS, status, parsed, ruid, body, None)
+            what = problem or ("no content and no Errors" if op.read else "neither Success nor Errors")
+            return _Verdict(Outcome.UNRECOGNISED, status, parsed, ruid, body,
+                            f"unrecognised answer (HTTP {status}, {what}): {_start(body)}",
+                            maybe_applied=not idempotent)
         if status in NOT_PROCESSED:
             return _Verdict(Outcome.FAILED, status, parsed, ruid, body, f"HTTP {status}", retry=True)
         if status in AMBIGUOUS_5XX:
@@ -312,3 +321,9 @@ class _Verdict:
 
 
 __all__ = ["OnResult", "PlatformClient", "SendItem", "basic_auth", "limiter_for", "ssl_context"]
+
+
+def _start(body: bytes, limit: int = 200) -> str:
+    """The start of an answer's body, on one line, for a report."""
+    text = " ".join(body[: limit * 2].decode("utf-8", "replace").split())
+    return (text[:limit] + "…") if len(text) > limit else (text or "(empty body)")

@@ -24,6 +24,7 @@ class Operation:
     content_type: str = XML
     accept_version: bool = False
     idempotent: bool = True
+    read: bool = False  # a read succeeds on its content; a write only on an explicit Success / <ok/>
 
     @property
     def limit_key(self) -> str:
@@ -41,16 +42,16 @@ def _bxml(name: str, **kw: object) -> Operation:
 OPERATIONS: dict[str, Operation] = {op.name: op for op in (
     _ota("OTA_HotelRateAmountNotif", accept_version=True),
     _ota("OTA_HotelInvNotif", idempotent=False),  # InvNotifType=New creates a room type
-    _ota("OTA_HotelDescriptiveInfo"),
+    _ota("OTA_HotelDescriptiveInfo", read=True),
     _ota("OTA_HotelDescriptiveContentNotif", idempotent=False),  # New creates a property
     _ota("OTA_HotelProductNotif"),
     _ota("OTA_HotelSummaryNotif"),
-    _bxml("roomrates"),
-    _bxml("currencies"),
-    _bxml("countries"),
-    _bxml("citytaxcategory"),
-    _bxml("reservationssummary"),
-    _bxml("reservations", host=PCI),
+    _bxml("roomrates", read=True),
+    _bxml("currencies", read=True),
+    _bxml("countries", read=True),
+    _bxml("citytaxcategory", read=True),
+    _bxml("reservationssummary", read=True),
+    _bxml("reservations", host=PCI, read=True),
     _ota("OTA_HotelResNotif", host=PCI, idempotent=False),
 )}
 

@@ -14,6 +14,7 @@ class Outcome(StrEnum):
     SUCCESS = "success"  # applied; warnings may accompany it
     REJECTED = "rejected"  # the platform refused it (OTA Errors, 4xx): fix the data or settings; nothing changed
     FAILED = "failed"  # no usable answer after every attempt (429/5xx/connection/unreadable): send again later
+    UNRECOGNISED = "unrecognised"  # a 2xx answer that is neither success nor error: never read as success
 
 
 @dataclass(frozen=True)

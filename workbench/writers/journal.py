@@ -51,7 +51,7 @@ CREATE TABLE IF NOT EXISTS accepted (
     PRIMARY KEY (target, hotel_code, inv_type_code, rate_plan_code, date, guests));
 """
 NO_GUESTS = -1  # NumberOfGuests not sent (SQLite primary keys need a value)
-FINISHED = ("success", "rejected", "failed")
+FINISHED = ("success", "rejected", "failed", "unrecognised")
 
 
 def _now() -> str:

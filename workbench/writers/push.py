@@ -196,7 +196,8 @@ def _matching(notices: list[dict], cell) -> list[dict]:
 
 
 def _worst(values: pd.Series) -> str:
-    order = ["failed", "rejected", "unknown", "interrupted", "not sent", "sending", "pending", "success"]
+    order = ["failed", "unrecognised", "rejected", "unknown", "interrupted", "not sent", "sending", "pending",
+             "success"]
     vals = set(values)
     return next((o for o in order if o in vals), str(values.iloc[0]))
 

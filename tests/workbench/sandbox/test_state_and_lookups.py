@@ -89,7 +89,7 @@ def sb():
 
 def test_roomrates_lists_active_rates_with_child_and_read_only_marks(sb):
     r = sb.post("/hotels/xml/roomrates", b"<request><hotel_id>1000001</hotel_id></request>", FORM)
-    assert r.status_code == 200 and parse_response(r.content).success
+    assert r.status_code == 200 and parse_response(r.content).read_ok()
     prop, rooms, links = parse_roomrates(r.content)
     assert prop == {"hotel_code": 1000001, "hotel_name": "Hotel Aurora Amsterdam", "currency_code": "EUR",
                     "pricing_model": "Standard"}
@@ -108,7 +108,7 @@ def test_roomrates_request_problems_are_faults(sb, body, status):
     r = sb.post("/hotels/xml/roomrates", body, FORM)
     parsed = parse_response(r.content)
     assert r.status_code == status and parsed.ruid
-    assert parsed.success is (status == 200)
+    assert parsed.read_ok() is (status == 200)
     if status != 200:
         assert parsed.root == "fault" and parsed.errors[0].short_text
 

@@ -147,8 +147,22 @@ def test_gzip_request_bodies():
     ([httpx.ConnectError("refused"), SUCCESS], "OTA_HotelInvNotif", Outcome.SUCCESS, 2, False, False),
     ([(200, b"<OTA_HotelRateAmountNotifRS><Succ"), SUCCESS], "OTA_HotelRateAmountNotif", Outcome.SUCCESS, 2,
      False, False),
-    ([(200, b"<html>proxy</html>")], "OTA_HotelInvNotif", Outcome.FAILED, 1, True, False),
-    ([(200, "")], "OTA_HotelRateAmountNotif", Outcome.FAILED, 6, False, False),  # neither Success nor Errors
+    ([(200, b"<html>proxy</html>")], "OTA_HotelInvNotif", Outcome.UNRECOGNISED, 1, True, False),  # a proxy page
+    # neither Success nor Errors: unrecognised, never success, not retried (200 is not a retriable status)
+    ([(200, "")], "OTA_HotelRateAmountNotif", Outcome.UNRECOGNISED, 1, False, False),
+    ([(200, "")], "OTA_HotelInvNotif", Outcome.UNRECOGNISED, 1, True, False),  # a New may have been applied
+    # B.XML errors inside a 200 are failures, with their text (issue 10, finding 1)
+    ([(200, b"<error>updating availability hasn't been enabled for hotel 1000001</error><!-- RUID: [r1] -->")],
+     "OTA_HotelRateAmountNotif", Outcome.REJECTED, 1, False, False),
+    ([(200, b'<reservations><fault code="401" string="Authorization Required"/></reservations>')],
+     "reservations", Outcome.REJECTED, 1, False, True),
+    # a read succeeds on its content: the published DescriptiveInfoRS has no <Success/> (finding 2)
+    ([(200, b'<OTA_HotelDescriptiveInfoRS><HotelDescriptiveContents><HotelDescriptiveContent HotelCode="1"/>'
+      b"</HotelDescriptiveContents></OTA_HotelDescriptiveInfoRS>")], "OTA_HotelDescriptiveInfo",
+     Outcome.SUCCESS, 1, False, False),
+    ([(200, b"<OTA_HotelDescriptiveInfoRS/>")], "OTA_HotelDescriptiveInfo", Outcome.UNRECOGNISED, 1, False, False),
+    ([(200, b"<rooms/>")], "roomrates", Outcome.SUCCESS, 1, False, False),  # an empty list is an answer
+    ([(200, b"<ok/>")], "roomrates", Outcome.UNRECOGNISED, 1, False, False),  # a write's answer to a read
     ([(501, "")], "OTA_HotelRateAmountNotif", Outcome.FAILED, 1, False, True),
 ])
 def test_what_is_retried(steps, op, outcome, attempts, maybe_applied, fatal):

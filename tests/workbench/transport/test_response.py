@@ -13,31 +13,51 @@ NS = 'xmlns="http://www.opentravel.org/OTA/2003/05"'
 RUID = "UmFuZG9tSVYkc2RlIyh9Yb1234567890abcdefghijklmnopqrstu=="
 
 
-@pytest.mark.parametrize("body,success,warnings,errors", [
+#: (body, explicit success (what a write needs), read_ok (what a read needs), warning codes, error codes)
+SHAPES = [
     (f'<OTA_HotelRateAmountNotifRS {NS} TimeStamp="2026-11-20T10:00:00+00:00" Version="3.000"><Success/>'
-     f"</OTA_HotelRateAmountNotifRS><!-- RUID: [{RUID}] -->", True, (), ()),
+     f"</OTA_HotelRateAmountNotifRS><!-- RUID: [{RUID}] -->", True, True, (), ()),
     (f'<OTA_HotelRateAmountNotifRS TimeStamp="2026-11-20T10:00:00-00:00" Version="3.000"><Success/><Warnings>'
      '<Warning Type="10" Code="WARN_DUPLICATE_DATES" ShortText="dup" Details="dates=2027-01-01"/></Warnings>'
-     f"</OTA_HotelRateAmountNotifRS>\n<!-- RUID: [{RUID}] -->\n", True, ("WARN_DUPLICATE_DATES",), ()),
+     f"</OTA_HotelRateAmountNotifRS>\n<!-- RUID: [{RUID}] -->\n", True, True, ("WARN_DUPLICATE_DATES",), ()),
     (f'<?xml version="1.0" encoding="UTF-8"?>\n<OTA_HotelRateAmountNotifRS {NS} Version="3.000"><Errors>'
      '<Error Type="3" Code="RATE_NOT_ACTIVE_FOR_ROOM" Status="NotProcessed" RecordID="2" ShortText="inactive" '
      'Details="room_ids=101"/><Error Code="X">text content</Error></Errors></OTA_HotelRateAmountNotifRS>'
-     f"\n<!-- RUID: [{RUID}] -->", False, (), ("RATE_NOT_ACTIVE_FOR_ROOM", "X")),
+     f"\n<!-- RUID: [{RUID}] -->", False, False, (), ("RATE_NOT_ACTIVE_FOR_ROOM", "X")),
     (f'<OTA_HotelInvNotifRS {NS} Version="2.001"><Errors><Error ShortText="Authorization required"/></Errors>'
-     f"</OTA_HotelInvNotifRS><!-- RUID: [{RUID}] -->", False, (), (None,)),
-    (f"<?xml version='1.0' standalone='yes'?>\n<ok/>\n<!-- RUID: [{RUID}] -->", True, (), ()),
+     f"</OTA_HotelInvNotifRS><!-- RUID: [{RUID}] -->", False, False, (), (None,)),
+    (f"<?xml version='1.0' standalone='yes'?>\n<ok/>\n<!-- RUID: [{RUID}] -->", True, False, (), ()),
     (f'<?xml version=\'1.0\' standalone=\'yes\'?><fault code="401" string="Authorization required"/>'
-     f"<!-- RUID: [{RUID}] -->", False, (), ("401",)),
-    (f'<rooms><room id="1"/></rooms><!-- RUID: [{RUID}] -->', True, (), ()),
+     f"<!-- RUID: [{RUID}] -->", False, False, (), ("401",)),
+    # B.XML answers as real partners receive them (issue 10, finding 1): never success
+    (f"<error>updating availability hasn't been enabled for hotel 1000001</error><!-- RUID: [{RUID}] -->",
+     False, False, (), (None,)),
+    (f'<reservations><fault code="401" string="Authorization Required"/></reservations><!-- RUID: [{RUID}] -->',
+     False, False, (), ("401",)),
+    (f'<rooms><room id="1"/></rooms><!-- RUID: [{RUID}] -->', False, True, (), ()),
+    # the published OTA_HotelDescriptiveInfoRS: content and no Success (finding 2)
     (f"<OTA_HotelDescriptiveInfoRS {NS} Version=\"1.006\"><HotelDescriptiveContents/></OTA_HotelDescriptiveInfoRS>"
-     f"<!-- RUID: [{RUID}] -->", False, (), ()),
-])
-def test_response_shapes(body, success, warnings, errors):
+     f"<!-- RUID: [{RUID}] -->", False, True, (), ()),
+    (f"<OTA_HotelDescriptiveInfoRS {NS}><Warnings><Warning Code=\"W\"/></Warnings></OTA_HotelDescriptiveInfoRS>"
+     f"<!-- RUID: [{RUID}] -->", False, False, ("W",), ()),  # no content: not a read's answer
+]
+
+
+@pytest.mark.parametrize("body,success,read_ok,warnings,errors", SHAPES)
+def test_response_shapes(body, success, read_ok, warnings, errors):
     parsed = parse_response(body.encode())
     assert parsed.success is success
+    assert parsed.read_ok() is read_ok
     assert parsed.warning_codes == warnings
     assert tuple(e.code for e in parsed.errors) == errors
     assert parsed.ruid == RUID == extract_ruid(body)
+
+
+def test_bxml_error_text_is_kept():
+    parsed = parse_response(b"<error>updating availability hasn't been enabled for hotel 1000001</error>")
+    assert parsed.errors[0].message == "updating availability hasn't been enabled for hotel 1000001"
+    fault = parse_response(b'<reservations><fault code="401" string="Authorization Required"/></reservations>')
+    assert fault.errors[0].message == "Authorization Required" and not fault.read_ok()
 
 
 def test_details_of_notices_are_kept():
