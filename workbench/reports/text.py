@@ -37,6 +37,8 @@ def text(value: object, blank: str = "") -> str:
     """``value`` as people read it; ``blank`` when it is missing."""
     if is_missing(value):
         return blank
+    if type(value).__module__ == "numpy" and hasattr(value, "item"):  # numpy scalars read as Python's
+        value = value.item()
     if isinstance(value, bool):
         return "yes" if value else "no"
     if isinstance(value, float) and value.is_integer():
@@ -53,7 +55,8 @@ def decimals(currency: str | None) -> int:
 
 
 def money(amounts: object | Iterable[object], currency: str | None = None) -> str:
-    """``139.00, 169.00 EUR``: each amount with the currency's decimals, then the currency once."""
+    """``139.00, 169.00 EUR``: each amount with the currency's decimals (more when it has more: a
+    wrong fraction stays visible), then the currency once."""
     values = [amounts] if isinstance(amounts, (str, int, float, Decimal)) or not isinstance(amounts, Iterable) \
         else list(amounts)
     places = decimals(currency)
@@ -67,5 +70,7 @@ def money(amounts: object | Iterable[object], currency: str | None = None) -> st
         except InvalidOperation:
             shown.append(str(v))
             continue
-        shown.append(f"{number:,.{places}f}")
+        exponent = number.normalize().as_tuple().exponent
+        digits = max(places, -exponent if isinstance(exponent, int) else 0)  # never hide a real fraction
+        shown.append(f"{number:,.{digits}f}")
     return ", ".join(shown) + (f" {currency}" if currency and shown else "")
