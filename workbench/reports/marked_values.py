@@ -27,6 +27,7 @@ EXCEL = {".xlsx", ".xlsm"}
 ISSUE_COLUMNS = ["source", "sheet", "row", "column", "value", "rule", "severity", "message"]
 MAX_URLS = 65_530  # Excel's limit of hyperlinks per worksheet; past it a HYPERLINK formula does the job
 HEADER_SCAN = 50   # the header is the first non-blank row among the first 50
+CONSTANT_MEMORY_CELLS = 4_000_000  # more table cells than this: write row by row (xlsxwriter constant_memory)
 
 
 def write_marked_values(path: str | Path, files: Sequence[Path], marks: pd.DataFrame, *,
@@ -37,8 +38,11 @@ def write_marked_values(path: str | Path, files: Sequence[Path], marks: pd.DataF
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     files = [Path(f) for f in files]
-    wb = xlsxwriter.Workbook(str(path), {"constant_memory": True, "default_date_format": "yyyy-mm-dd",
-                                         "strings_to_numbers": False, "strings_to_urls": False,
+    cells = sum(len(t) * len(t.columns) for t in (tables or {}).values()) + len(marks) * 9
+    # in memory is ~20% faster (shared strings); past a few million cells, bound the memory instead
+    wb = xlsxwriter.Workbook(str(path), {"constant_memory": cells > CONSTANT_MEMORY_CELLS,
+                                         "default_date_format": "yyyy-mm-dd", "strings_to_numbers": False,
+                                         "strings_to_urls": False, "strings_to_formulas": False,
                                          "nan_inf_to_errors": True})
     try:
         fmt = _Formats(wb)
@@ -50,7 +54,7 @@ def write_marked_values(path: str | Path, files: Sequence[Path], marks: pd.DataF
         for title, (_, _, rows) in zip(titles, sources, strict=True):
             _sheet(wb.add_worksheet(title), rows, notes.get(title, {}), fmt)
         for name, frame in (tables or {}).items():
-            _table(wb.add_worksheet(name), frame, fmt)
+            _table(wb.add_worksheet(name), frame, fmt, row_by_row=cells > CONSTANT_MEMORY_CELLS)
     finally:
         wb.close()
     return path
@@ -169,10 +173,11 @@ def _header_text(v: object) -> str:
 def _problems(ws: Worksheet, marks: pd.DataFrame, links: list[str], fmt: _Formats) -> None:
     ws.write_row(0, 0, [*ISSUE_COLUMNS, "go to cell"], fmt.bold)
     sev_col = ISSUE_COLUMNS.index("severity")
+    for severity, fill in fmt.fill.items():  # one rule per severity, not one format per cell
+        ws.conditional_format(1, sev_col, max(len(marks), 1), sev_col,
+                              {"type": "cell", "criteria": "==", "value": f'"{severity}"', "format": fill})
     for i, (r, link) in enumerate(zip(marks[ISSUE_COLUMNS].itertuples(index=False), links, strict=True), start=1):
-        values = [_cell(v) for v in r]
-        ws.write_row(i, 0, values)
-        ws.write(i, sev_col, values[sev_col], fmt.fill.get(str(r.severity)))
+        ws.write_row(i, 0, [_cell(v) for v in r])
         if link and i <= MAX_URLS:
             ws.write_url(i, len(ISSUE_COLUMNS), f"internal:{link}", fmt.link, "open")
         elif link:
@@ -207,11 +212,18 @@ def _sheet(ws: Worksheet, rows: Rows, notes: Notes, fmt: _Formats) -> None:
                                                 "y_scale": min(5.0, 1 + 0.6 * len(items))})
 
 
-def _table(ws: Worksheet, frame: pd.DataFrame, fmt: _Formats) -> None:
+def _table(ws: Worksheet, frame: pd.DataFrame, fmt: _Formats, row_by_row: bool = False) -> None:
     ws.write_row(0, 0, [str(c) for c in frame.columns], fmt.bold)
     columns = [_column(frame[c]) for c in frame.columns]
-    for i, values in enumerate(zip(*columns, strict=True), start=1) if columns else ():
-        ws.write_row(i, 0, values)
+    if row_by_row:  # constant_memory: each row once, in order
+        for i, values in enumerate(zip(*columns, strict=True), start=1) if columns else ():
+            ws.write_row(i, 0, values)
+    else:  # column by column with the one writer each column needs (~15% faster than write_row)
+        for j, values in enumerate(columns):
+            write = _writer(ws, values)
+            for i, v in enumerate(values, start=1):
+                if v is not None:
+                    write(i, j, v)
     for j, c in enumerate(frame.columns):
         if isinstance(frame[c].dtype, pd.DatetimeTZDtype) or pd.api.types.is_datetime64_any_dtype(frame[c]):
             ws.set_column(j, j, 19, fmt.datetime)
@@ -222,6 +234,15 @@ def _table(ws: Worksheet, frame: pd.DataFrame, fmt: _Formats) -> None:
     ws.autofilter(0, 0, max(len(frame), 1), max(len(frame.columns) - 1, 0))
 
 
+def _writer(ws: Worksheet, values: list[object]):  # type: ignore[no-untyped-def]
+    kinds = {type(v) for v in values if v is not None}
+    if kinds and kinds <= {int, float}:
+        return ws.write_number
+    if kinds == {str}:
+        return ws.write_string
+    return ws.write
+
+
 def _column(series: pd.Series) -> list[object]:
     """Values xlsxwriter can write: missing -> blank, numpy scalars -> Python, timestamps -> naive datetimes."""
     if isinstance(series.dtype, pd.DatetimeTZDtype):
@@ -230,7 +251,10 @@ def _column(series: pd.Series) -> list[object]:
         return [None if pd.isna(v) else v.to_pydatetime() for v in series]
     if pd.api.types.is_numeric_dtype(series) and not pd.api.types.is_bool_dtype(series):
         return series.astype(object).where(series.notna(), None).tolist()
-    return [_cell(v) for v in series.tolist()]
+    values = series.astype(object)
+    if values.map(type).isin((str,)).all():  # plain text: blank for "" (the common, fast case)
+        return values.where(values != "", None).tolist()
+    return [_cell(v) for v in values.tolist()]
 
 
 def _cell(v: object) -> object:
