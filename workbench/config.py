@@ -14,7 +14,11 @@ from pathlib import Path
 
 from dotenv import dotenv_values
 
+from workbench.errors import SettingsError
+
 PREFIX = "WORKBENCH_"
+#: settings that name a file; when set, the file must exist (:meth:`Settings.check_files`)
+FILE_SETTINGS = ("ca_bundle", "notify_ca_bundle", "demand_ca_bundle")
 
 
 class Secret:
@@ -80,6 +84,8 @@ class Settings:
     demand_api_version: str = "3.1"  # the version path segment, e.g. /3.1/search
     demand_cache_path: str = ""  # SQLite file for suppliers/depots/languages (default .workbench/cars-static.sqlite)
     demand_static_max_age_hours: float = 24.0  # refetch static data older than this
+    # the command line
+    log_dir: str = ""  # crash logs (traces of unexpected failures); default .workbench/logs
 
     @classmethod
     def from_env(
@@ -109,7 +115,10 @@ class Settings:
         for f in fields(cls):
             key = PREFIX + f.name.upper()
             if key in values:
-                kwargs[f.name] = _coerce(f, values[key])
+                try:
+                    kwargs[f.name] = _coerce(f, values[key])
+                except ValueError:
+                    raise SettingsError(f"setting `{key}` = `{values[key]}` is not a {_kind(f)}") from None
         for name, value in overrides.items():
             known = next((f for f in fields(cls) if f.name == name), None)
             if known is None:
@@ -120,10 +129,30 @@ class Settings:
     def with_(self, **changes: object) -> Settings:
         return replace(self, **changes)  # type: ignore[arg-type]
 
+    def check_files(self, *names: str, source: str | os.PathLike[str] | None = None) -> Settings:
+        """Raise :class:`~workbench.errors.SettingsError` when a setting among ``names`` (default: every
+        one that names a file) is set to a file that does not exist; ``source`` names where the settings
+        were read. Returns ``self``, so ``Settings.from_file(p).check_files(source=p)`` reads well."""
+        problems = []
+        for name in names or FILE_SETTINGS:
+            value = str(getattr(self, name) or "")
+            if value and not Path(value).expanduser().is_file():
+                where = "" if Path(value).is_absolute() else f" (relative to the working folder `{Path.cwd()}`)"
+                problems.append(f"setting `{PREFIX}{name.upper()}` names `{value}`{where}, which does not exist")
+        if problems:
+            origin = f" (read from `{source}`)" if source else ""
+            raise SettingsError("; ".join(problems) + origin + ": fix the path, or start the server that "
+                                "wrote the settings file again (it writes absolute paths)")
+        return self
+
     def redacted(self) -> dict[str, str]:
         """Every setting as text, secrets shown as ``**********`` (safe to print or log)."""
         return {f.name: repr(getattr(self, f.name)) if f.metadata.get("secret") else str(getattr(self, f.name))
                 for f in fields(self)}
+
+
+def _kind(f: object) -> str:
+    return {"bool": "yes/no value", "float": "number", "int": "whole number"}.get(str(getattr(f, "type", "")), "value")
 
 
 def _coerce(f: object, raw: object) -> object:

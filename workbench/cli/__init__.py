@@ -10,7 +10,12 @@ module             commands
 ``cars``           ``cars search|languages|suppliers|depots|link|sandbox``
 ``demo``           ``demo``
 ``console``        printing for people (issue tables, clean failures)
+``exits``          exit codes, and no traceback on the terminal (crash logs)
 =================  ==========================================================
+
+Exit codes of every command: 0 done; 1 errors found; 2 the input, settings or command line
+cannot be used; 3 an unexpected failure (one line on the terminal, the trace in a log file;
+see ``workbench.cli.exits``).
 
 This package is the only one that starts the local stand-ins (``workbench.sandbox``). Heavy
 imports (pandas, Great Expectations, lxml, servers) happen inside the commands, so
@@ -45,7 +50,10 @@ app.command("demo")(demo)
 
 
 def main() -> None:
-    app()
+    """The ``workbench`` console script: every command's exit code is decided here, once."""
+    from workbench.cli.exits import run
+
+    run(app)
 
 
 if __name__ == "__main__":

@@ -1,8 +1,11 @@
-"""Printing for people: one rich console, issue tables, and clean failures (exit 2, no traceback)."""
+"""Printing for people: one rich console, issue tables, push results, and clean failures (exit 2,
+no traceback). Missing values print blank or as ``—``, never ``nan``/``None``/``NaT``."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, NoReturn
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import typer
 from rich.console import Console
@@ -17,8 +20,28 @@ err_console = Console(stderr=True, highlight=False, soft_wrap=True)  # paths sta
 
 def fail(message: str, code: int = 2) -> NoReturn:
     """Print ``message`` as an error and exit with ``code`` (2: the input or setup cannot be used)."""
-    err_console.print(f"[bold red]Error:[/] {message}")
+    err_console.print(f"[bold red]Error:[/] {escape(message)}")
     raise typer.Exit(code)
+
+
+def text(value: object, blank: str = "") -> str:
+    """``value`` for a line of output; ``blank`` when missing (see ``workbench.reports.text``)."""
+    from workbench.reports.text import text as _text
+
+    return _text(value, blank)
+
+
+def check_paths(paths: Iterable[Path] | None, check: Callable[[Path], Any]) -> None:
+    """Refuse (exit 2) an output path ``check`` rejects, before any work starts."""
+    for path in paths or []:
+        try:
+            check(path)
+        except ValueError as exc:
+            fail(str(exc))
+
+
+def written(path: Path, what: str = "Report written") -> None:
+    console.print(f"{what}: [bold]{escape(str(path))}[/]")
 
 
 def print_issues(issues: pd.DataFrame, rows: int | None = None, limit: int = 20) -> None:
@@ -33,10 +56,51 @@ def print_issues(issues: pd.DataFrame, rows: int | None = None, limit: int = 20)
 
     shown = pd.concat([issues[issues["severity"] == "error"], issues[issues["severity"] == "warning"]]).head(limit)
     for r in shown.itertuples(index=False):
-        where = f"{r.source}{' ' + r.sheet if r.sheet else ''} row {r.row}"
+        sheet, row, column = text(r.sheet), text(r.row), text(r.column)
+        where = text(r.source) + (f" {sheet}" if sheet else "") + (f" row {row}" if row else "")
+        value = f" = {escape(text(r.value))}" if text(r.value) else ""
         style = "red" if r.severity == "error" else "yellow"
-        value = f" = {escape(str(r.value))}" if str(r.value) not in ("", "<NA>", "nan") else ""
-        console.print(f"[{style}]{r.severity:7}[/] [bold]{escape(where)}[/], {escape(str(r.column))}{value}  "
-                      f"[dim]{r.rule}[/]\n        {escape(str(r.message))}")
+        console.print(f"[{style}]{text(r.severity):7}[/] [bold]{escape(where)}[/]"
+                      f"{', ' + escape(column) if column else ''}{value}  [dim]{escape(text(r.rule))}[/]\n"
+                      f"        {escape(text(r.message))}")
     if len(issues) > limit:
         console.print(f"… and {len(issues) - limit} more (write them all with --report issues.html/.xlsx/.csv)")
+
+
+def print_push_result(result: Any, limit: int = 10) -> None:
+    """A rates push: its summary, then the requests that did not succeed (with their ruid when known)."""
+    console.print(("[green]" if result.ok else "[red]") + escape(result.summary()) + "[/]")
+    req = result.requests
+    failing = req[req["outcome"] != "success"] if len(req) else req
+    for r in failing.head(limit).itertuples(index=False):
+        said = text(r.texts) or text(r.error) or "no details"
+        console.print(f"  [red]{escape(text(r.hotel))} {escape(text(r.month))}[/]: {escape(text(r.outcome))}, "
+                      f"{escape(said)} ({_answer(r.http_status, r.ruid)})")
+    if len(failing) > limit:
+        console.print(f"  … and {len(failing) - limit} more request(s) (write them all with --report push.html)")
+    not_sent = getattr(result, "not_sent", None)
+    if not_sent is not None and len(not_sent):
+        console.print(f"[yellow]{len(not_sent):,} row(s) with errors not sent[/] (listed in the push report as "
+                      "`not sent (errors)`)")
+
+
+def print_rooms_result(result: Any) -> None:
+    """A room-type push: its summary, then one line per request."""
+    console.print(("[green]" if result.ok else "[red]") + escape(result.summary()) + "[/]")
+    for r in result.results.itertuples(index=False):
+        colour = "green" if r.outcome == "success" else "red"
+        room = text(r.inv_code) or text(r.room_id) or "(new room type)"
+        name = f" {text(r.room_name)}" if text(r.room_name) else ""
+        message = f" {text(r.message)}" if text(r.message) else ""
+        console.print(f"  [{colour}]{escape(text(r.notif_type))} {escape(text(r.hotel_code))} {escape(room)}[/]"
+                      f"{escape(name)}: {escape(text(r.outcome))}{escape(message)} "
+                      f"({_answer(getattr(r, 'http_status', None), r.ruid)})")
+
+
+def _answer(status: object, ruid: object) -> str:
+    """``ruid X`` when the platform answered with one; otherwise what is known about the answer."""
+    if text(ruid):
+        return f"ruid {text(ruid)}"
+    if text(status):
+        return f"HTTP {text(status)}, no ruid"
+    return "no answer from the platform"

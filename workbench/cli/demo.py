@@ -36,25 +36,52 @@ class DemoFailed(RuntimeError):
     """A demo step did not produce what it should have."""
 
 
+class Written:
+    """Every file and folder the demo writes, named as it is written and listed again at the end."""
+
+    def __init__(self, out: Path, console: Console) -> None:
+        self.out, self.console, self.items = out, console, []  # type: ignore[var-annotated]
+
+    def __call__(self, path: Path, what: str) -> Path:
+        self.items.append((Path(path), what))
+        self.console.print(f"  {what}: {self._name(path)}")
+        return Path(path)
+
+    def _name(self, path: Path) -> str:
+        try:
+            return str(Path(path).resolve().relative_to(self.out.resolve())) + ("/" if Path(path).is_dir() else "")
+        except ValueError:
+            return str(path)
+
+    def listing(self) -> None:
+        self.console.print(f"\nFiles written in [bold]{self.out.resolve()}[/]:")
+        for path, what in self.items:
+            self.console.print(f"  {self._name(path):32} {what}")
+
+
 def run_demo(out: Path, console: Console | None = None, live: bool = True, notifications: bool = True) -> bool:
     console = console or Console()
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
+    wrote = Written(out, console)
     try:
-        check = _validate(out, console)
-        _dry_run(check, out, console)
+        check = _validate(out, console, wrote)
+        _dry_run(check, out, console, wrote)
         if live:
-            _live(out, console)
+            _live(out, console, wrote)
         if notifications:
-            _notifications(out, console)
+            _notifications(out, console, wrote)
     except DemoFailed as exc:
         console.print(f"[bold red]Demo failed:[/] {exc}")
+        if wrote.items:
+            wrote.listing()
         return False
+    wrote.listing()
     console.print(f"\n[bold green]Demo complete.[/] Everything is in [bold]{out.resolve()}[/]")
     return True
 
 
-def _validate(out: Path, console: Console):
+def _validate(out: Path, console: Console, wrote: Written):
     from workbench.flows.rates import check_rates
     from workbench.reports.validation import ReportContext, write_report
 
@@ -68,12 +95,14 @@ def _validate(out: Path, console: Console):
         raise DemoFailed(f"expected the sample's deliberate problems {sorted(EXPECTED_ERRORS)}, found {sorted(found)}")
     ctx = ReportContext(title="Rates validation (sample data)", files=check.files, as_of=check.as_of,
                         rows_checked=len(check.frame))
-    for ext in ("html", "xlsx", "csv"):
-        console.print(f"  report: {write_report(check.issues, out / f'rates-validation.{ext}', ctx)}")
+    for ext, what in (("html", "validation report (open in a browser)"),
+                      ("xlsx", "validation report: your sheets with the failing cells marked"),
+                      ("csv", "validation report: every issue, one per line")):
+        wrote(write_report(check.issues, out / f"rates-validation.{ext}", ctx), what)
     return check
 
 
-def _dry_run(check, out: Path, console: Console) -> None:
+def _dry_run(check, out: Path, console: Console, wrote: Written) -> None:
     from workbench.flows.rates import dry_run
 
     console.rule("2. Dry run: compressed OTA requests, one hotel and month each")
@@ -83,13 +112,15 @@ def _dry_run(check, out: Path, console: Console) -> None:
     console.print(f"{len(result.requests)} requests, {result.messages} messages for {result.cells:,} prices "
                   f"({result.cells / max(result.messages, 1):.1f} prices per message); "
                   f"{result.skipped_rows} prices with errors left out")
-    console.print(f"  requests: {result.directory} (manifest.csv lists the source rows of each)")
+    wrote(result.directory, f"{len(result.requests)} request files (.xml), one per hotel and month")
+    wrote(result.directory / "manifest.csv", "the requests and the spreadsheet rows behind each")
 
 
-def _live(out: Path, console: Console) -> None:
+def _live(out: Path, console: Console, wrote: Written) -> None:
     from workbench.flows.rates import check_rates, push_rates
     from workbench.platform.registry import fetch_registry
     from workbench.reports.push import write_push_report
+    from workbench.reports.text import money
     from workbench.sandbox import run_sandbox
 
     console.rule("3. Live push to the local sandbox (HTTPS on 127.0.0.1)")
@@ -99,7 +130,9 @@ def _live(out: Path, console: Console) -> None:
     for suffix in ("", "-wal", "-shm"):
         Path(str(journal) + suffix).unlink(missing_ok=True)
     with run_sandbox(state, today=DEMO_AS_OF) as sb:
-        console.print(f"sandbox at {sb.base_url} (settings in {sb.connection_file})")
+        console.print("a sandbox of the platform serves HTTPS on 127.0.0.1 for steps 3 and 4 (stopped after them)")
+        wrote(state, "the sandbox's state: its database, TLS files (test CA)")
+        wrote(sb.connection_file, "the sandbox's client settings (kept for the record; the sandbox is stopped)")
         settings = sb.settings
         hotels = [1000001, 1000002, 1000003, 1000004]
         registry = fetch_registry(settings, hotels)
@@ -108,6 +141,7 @@ def _live(out: Path, console: Console) -> None:
         result = push_rates(check, settings, journal=journal, skip_invalid=True, progress=False,
                             command="demo: push samples")
         console.print(result.summary())
+        wrote(journal, "the push journal (SQLite): every request, its outcome, the accepted prices")
         if not result.ok:
             raise DemoFailed("the sandbox refused or failed requests: " + "; ".join(
                 result.requests.loc[result.requests["outcome"] != "success", "texts"].head(3)))
@@ -116,11 +150,13 @@ def _live(out: Path, console: Console) -> None:
             raise DemoFailed(f"the sandbox holds {len(accepted)} prices, expected {len(check.valid_frame())}")
         console.print(f"the sandbox's calendar holds all {len(accepted):,} valid prices "
                       f"(ruid of the first request: {result.requests['ruid'].iloc[0]})")
-        for ext in ("html", "xlsx", "csv"):
-            console.print(f"  push report: {write_push_report(result, out / f'push-report.{ext}')}")
+        for ext, what in (("html", "push report (open in a browser)"),
+                          ("xlsx", "push report: your sheets marked, Requests and Rows sheets"),
+                          ("csv", "push report: every spreadsheet row sent, with its outcome and ruid")):
+            wrote(write_push_report(result, out / f"push-report.{ext}"), what)
 
         console.rule("4. Push a changed copy: only the change is sent")
-        changed = _changed_copy(out / "rates-changed.xlsx")
+        changed = wrote(_changed_copy(out / "rates-changed.xlsx"), "the sample workbook with one week 10 EUR dearer")
         check2 = check_rates([changed, SAMPLE_RATES[1]], registry=registry, as_of=DEMO_AS_OF)
         delta = push_rates(check2, settings, journal=journal, skip_invalid=True, progress=False,
                            command="demo: push changed copy")
@@ -131,21 +167,28 @@ def _live(out: Path, console: Console) -> None:
         week = _calendar(sb).query("HotelCode == 1000001 and InvTypeCode == '101' and RatePlanCode == '5001'")
         week = week[(week["Date"] >= CHANGED_WEEK[0].isoformat()) & (week["Date"] <= CHANGED_WEEK[1].isoformat())]
         console.print(f"{len(delta.requests)} request with {int(delta.requests['messages'].sum())} messages; the "
-                      f"sandbox now has {sorted(set(week['Amount']))} EUR for that week")
-        write_push_report(delta, out / "push-report-delta.html")
-        console.print(f"  request log of the sandbox: {sb.requests_csv_url}")
+                      f"sandbox now has {money(sorted(set(week['Amount'])), 'EUR')} for that week")
+        wrote(write_push_report(delta, out / "push-report-delta.html"), "push report of the changed copy")
+        log = out / "sandbox-requests.csv"
+        log.write_bytes(_download(sb, sb.requests_csv_url))
+        wrote(log, "the sandbox's request log: every call it answered, with its ruid")
 
 
 def _calendar(sb) -> pd.DataFrame:
+    import pandas as pd
+
+    return pd.read_csv(io.BytesIO(_download(sb, sb.rates_csv_url)),
+                       dtype={"InvTypeCode": str, "RatePlanCode": str, "Date": str})
+
+
+def _download(sb, url: str) -> bytes:
     import httpx
 
     s = sb.settings
     with httpx.Client(verify=_ssl(str(sb.tls.ca_bundle)), auth=(s.username, s.password.reveal())) as client:
-        r = client.get(sb.rates_csv_url)
+        r = client.get(url)
         r.raise_for_status()
-    import pandas as pd
-
-    return pd.read_csv(io.BytesIO(r.content), dtype={"InvTypeCode": str, "RatePlanCode": str, "Date": str})
+    return r.content
 
 
 def _ssl(ca: str):
@@ -169,7 +212,7 @@ def _changed_copy(path: Path) -> Path:
     return path
 
 
-def _notifications(out: Path, console: Console) -> None:
+def _notifications(out: Path, console: Console, wrote: Written) -> None:
     console.rule("5. Notifications: token issuance and a receiver (HTTPS on 127.0.0.1)")
     try:
         from workbench.cli.notify_demo import run_notification_demo
@@ -180,7 +223,8 @@ def _notifications(out: Path, console: Console) -> None:
     except Exception as exc:  # the notify demo raises its own error with a message for people
         raise DemoFailed(f"notifications: {exc}") from exc
     console.print(result.summary)
-    console.print(f"  inbox: {result.inbox_path}")
+    wrote(out / "notify" / "notify", "the notification service's state: its database, signing keys, TLS files")
+    wrote(result.inbox_path, "the notifications received, one per line")
 
 
 def demo(out: Annotated[Path, typer.Option(help="Where to write the reports and requests.")] =

@@ -37,31 +37,45 @@ notify_app.add_typer(credentials_app, name="credentials")
 notify_app.add_typer(keys_app, name="keys")
 
 
-def _fail(message: str) -> typer.Exit:
+def _fail(message: str, code: int = 2) -> typer.Exit:
+    """One line on stderr; exit 2 (what was asked cannot be done with this input or state)."""
     from rich.console import Console
+    from rich.markup import escape
 
-    Console(stderr=True).print(f"[red]error:[/red] {message}", highlight=False, markup=True)
-    return typer.Exit(1)
+    Console(stderr=True, soft_wrap=True).print(f"[red]error:[/red] {escape(message)}", highlight=False, markup=True)
+    return typer.Exit(code)
 
 
-def _service(state_dir: Path, database_url: str | None, config: Path | None = None, **kw: Any) -> NotifyService:
+def _service(state_dir: Path, database_url: str | None, config: Path | None = None, *, create: bool = False,
+             **kw: Any) -> NotifyService:
+    """The service over ``state_dir``; unless ``create``, a state that was never served is an error."""
     from workbench.config import Settings
     from workbench.notify.config import NotifyConfig
     from workbench.notify.service import NotifyService
 
-    url = database_url or Settings.from_env().database_url or None
-    return NotifyService(state_dir, NotifyConfig.load(state_dir, config), database_url=url, **kw)
+    def open_service() -> NotifyService:
+        url = database_url or Settings.from_env().database_url or None
+        return NotifyService(state_dir, NotifyConfig.load(state_dir, config), database_url=url, create=create, **kw)
+
+    return _run(open_service)
 
 
 def _run(fn: Any) -> Any:
-    """Call ``fn``; data and configuration problems become a one-line error, not a traceback."""
+    """Call ``fn``; data and configuration problems become a one-line error (exit 2), not a traceback."""
     from workbench.notify.errors import NotifyError
     from workbench.sandbox.cns import CnsError
 
     try:
         return fn()
-    except (NotifyError, CnsError, ValueError, FileNotFoundError) as exc:
+    except (NotifyError, CnsError, ValueError, OSError) as exc:
         raise _fail(str(exc)) from None
+
+
+def main() -> None:
+    """``python -m workbench.notify``: the same exit codes as ``workbench notify``."""
+    from workbench.cli.exits import run
+
+    run(notify_app, prog_name="workbench notify")
 
 
 def _show(frame: pd.DataFrame, title: str, limit: int | None = None) -> None:
@@ -95,6 +109,14 @@ def _left(value: Any) -> str:
     return f"{minutes // 60} h {minutes % 60:02d} min"
 
 
+def _check_out(out: Path | None) -> None:
+    """Refuse an ``--out`` name that cannot be written before any work starts (exit 2)."""
+    if out is not None:
+        from workbench.reports.tables import check_table_path
+
+        _run(lambda: check_table_path(out))
+
+
 def _export(frame: pd.DataFrame, out: Path | None) -> None:
     if out is not None:
         from workbench.reports import write_table
@@ -121,7 +143,7 @@ def serve(port: Annotated[int, typer.Option(help="TCP port; 0 picks a free one (
 
     logging.basicConfig(level=log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     hooks = [command_hook(alert_command)] if alert_command else []
-    service = _run(lambda: _service(state_dir, database_url, config, alert_hooks=hooks))
+    service = _service(state_dir, database_url, config, create=True, alert_hooks=hooks)
     try:
         _run(lambda: run_server(service, port=port, host=host, cert=cert, key=key, log_level=log_level))
     finally:
@@ -135,7 +157,7 @@ def credentials_create(state_dir: StateDir = DEFAULT_STATE, database_url: Databa
                        note: Annotated[str, typer.Option(help="Free text kept with the client.")] = "",
                        env_file: EnvFile = None) -> None:
     """Create a client id and a UUID4 secret; the secret is printed once and stored only as a hash."""
-    with _service(state_dir, database_url) as svc:
+    with _service(state_dir, database_url, create=True) as svc:
         issued = _run(lambda: svc.credentials.create(client_id, note))
     _print_secret(issued, env_file)
 
@@ -187,7 +209,7 @@ def _print_secret(issued: Any, env_file: Path | None) -> None:
 @keys_app.command("rotate")
 def keys_rotate(state_dir: StateDir = DEFAULT_STATE, config: ConfigFile = None) -> None:
     """New signing key now; the old one verifies until its tokens have expired."""
-    with _service(state_dir, None, config) as svc:
+    with _service(state_dir, None, config, create=True) as svc:
         key = svc.keyring.rotate()
     typer.echo(f"new signing key {key.kid}")
 
@@ -216,6 +238,7 @@ def list_notifications(state_dir: StateDir = DEFAULT_STATE, database_url: Databa
                        out: Out = None,
                        limit: Annotated[int, typer.Option(help="Rows shown on screen.")] = 20) -> None:
     """The received notifications (flattened metadata, raw payload)."""
+    _check_out(out)
     from workbench.notify.frames import notifications_frame, parse_since
 
     since_ts = _run(lambda: parse_since(since)) if since else None
@@ -231,6 +254,7 @@ def list_notifications(state_dir: StateDir = DEFAULT_STATE, database_url: Databa
 @notify_app.command("dead-letters")
 def dead_letters(state_dir: StateDir = DEFAULT_STATE, database_url: DatabaseUrl = None, out: Out = None) -> None:
     """Bodies refused for lacking a usable metadata.uuid, kept for inspection."""
+    _check_out(out)
     from workbench.notify.frames import dead_letters_frame
 
     with _service(state_dir, database_url) as svc:
@@ -242,6 +266,7 @@ def dead_letters(state_dir: StateDir = DEFAULT_STATE, database_url: DatabaseUrl 
 @notify_app.command("alerts")
 def alerts(state_dir: StateDir = DEFAULT_STATE, database_url: DatabaseUrl = None, out: Out = None) -> None:
     """Alerts raised by the service (401 bursts, request-to-book deadlines)."""
+    _check_out(out)
     from workbench.notify.frames import alerts_frame
 
     with _service(state_dir, database_url) as svc:
@@ -255,6 +280,7 @@ def requests_(state_dir: StateDir = DEFAULT_STATE, database_url: DatabaseUrl = N
               all_: Annotated[bool, typer.Option("--all", help="Also closed requests (booked, declined, ...).")] = False,
               out: Out = None) -> None:
     """Request-to-book requests: state, deadline and time left (open ones first)."""
+    _check_out(out)
     with _service(state_dir, database_url, config) as svc:
         frame = svc.requests.frame(open_only=not all_)
     screen = frame[["request_id", "hotel_id", "state", "checkin", "deadline", "time_left", "decision", "note"]].copy()
@@ -311,17 +337,22 @@ def send(files: Annotated[list[Path] | None, typer.Argument(
         return envelopes
 
     envelopes = _run(load)
-    settings = Settings.from_env(env_file=env_file) if env_file else Settings.from_env()
+    if env_file is not None and not env_file.is_file():
+        raise _fail(f"settings file `{env_file}` does not exist (`workbench notify credentials create --env-file "
+                    f"{env_file}` writes one)")
+    settings = _run(lambda: Settings.from_env(env_file=env_file) if env_file else Settings.from_env())
+    source: Path | None = env_file
     endpoint_file = state_dir / "notify.env"
     if endpoint_file.is_file() and not settings.notify_url:
-        served = Settings.from_file(endpoint_file)
+        served = _run(lambda: Settings.from_file(endpoint_file))
         settings = settings.with_(notify_token_url=served.notify_token_url, notify_url=served.notify_url,
                                   notify_ca_bundle=served.notify_ca_bundle)
-    config = _run(lambda: CnsConfig.from_settings(settings))
+        source = endpoint_file
+    config = _run(lambda: CnsConfig.from_settings(settings.check_files("notify_ca_bundle", source=source)))
     results = _run(lambda: CnsClient.deliver_all(config, envelopes, concurrency))
     for r in results:
         status = (r.response or {}).get("status", "") if r.delivered else r.error
         typer.echo(f"{r.uuid}: {'delivered' if r.delivered else 'FAILED'} ({r.status_code}, {r.attempts} "
                    f"attempt(s)) {status}")
     if not all(r.delivered for r in results):
-        raise typer.Exit(1)
+        raise typer.Exit(1)  # errors found: some notifications were not delivered

@@ -74,7 +74,7 @@ def run_notification_demo(workdir: Path) -> NotificationDemoResult:
         row = requests[requests["request_id"] == rtb_id].iloc[0]
         summary = (f"notifications: {len(results)} delivered over HTTPS with an RS256 token "
                    f"({accepted} new, {duplicates} repeat acknowledged and stored once), 1 forged token refused "
-                   f"(401); inbox holds {len(inbox)} -> {inbox_path}\n"
+                   f"(401); the inbox holds {len(inbox)}\n"
                    f"request to book {rtb_id}: {row['state']}, decide by {row['deadline']:%Y-%m-%d %H:%M} UTC "
                    f"({_hours(row['time_left'])} left)")
         return NotificationDemoResult(len(results), accepted, duplicates, 1, len(inbox), len(requests),

@@ -7,8 +7,9 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich.markup import escape
 
-from workbench.cli.console import console, fail, print_issues
+from workbench.cli.console import check_paths, console, fail, print_issues, print_push_result, written
 
 validate_app = typer.Typer(help="Check spreadsheets against the platform's rules; nothing is sent.",
                            no_args_is_help=True)
@@ -37,20 +38,32 @@ def _as_of(value: str | None) -> dt.date | None:
         raise
 
 
-def _check(files: list[Path], sheet: list[str] | None, registry: list[Path] | None, as_of: str | None,
-           fx: Path | None, extra_registry=None):
-    from loaders import LoadError, read_registry
+def _load_and_check(files: list[Path], sheet: list[str] | None, registry: list[Path] | None, day: dt.date | None,
+                    fx: Path | None, extra_registry=None):
+    """Read and check the files; a file that cannot be used raises ``LoadError``."""
+    from loaders import read_registry
     from workbench.flows.rates import check_rates
 
+    with console.status("Reading and checking…"):
+        reg = read_registry(registry) if registry else None
+        if extra_registry is not None:
+            reg = extra_registry if reg is None else reg.merge(extra_registry)
+        return check_rates(files, sheet=sheet or None, registry=reg, as_of=day, fx=fx)
+
+
+def _check(files: list[Path], sheet: list[str] | None, registry: list[Path] | None, day: dt.date | None,
+           fx: Path | None):
+    from loaders import LoadError
+
     try:
-        with console.status("Reading and checking…"):
-            reg = read_registry(registry) if registry else None
-            if extra_registry is not None:
-                reg = extra_registry if reg is None else reg.merge(extra_registry)
-            return check_rates(files, sheet=sheet or None, registry=reg, as_of=_as_of(as_of), fx=fx)
+        return _load_and_check(files, sheet, registry, day, fx)
     except LoadError as exc:
         fail(str(exc))
-        raise
+
+
+ReportOpt = Annotated[list[Path] | None, typer.Option(
+    "--report", help="Write a report; the extension picks the format: .csv, .xlsx (your sheets with the "
+                     "failing cells marked) or .html. May repeat.", show_default=False)]
 
 
 @validate_app.command("rates")
@@ -58,26 +71,52 @@ def validate_rates_cmd(
     files: Files,
     as_of: AsOf = None,
     registry: RegistryOpt = None,
-    report: Annotated[list[Path] | None, typer.Option(
-        "--report", help="Write a report; the extension picks the format: .csv, .xlsx (your sheets with the "
-                         "failing cells marked) or .html. May repeat.", show_default=False)] = None,
+    report: ReportOpt = None,
     sheet: SheetOpt = None,
     fx: FxOpt = None,
     show: Annotated[int, typer.Option(help="How many issues to print.")] = 20,
 ) -> None:
     """Check rates files. Exit code 0: no errors; 1: errors found; 2: the input cannot be used."""
-    from workbench.reports.validation import ReportContext, write_report
+    from workbench.reports.validation import ReportContext, check_report_path, write_report
 
-    check = _check(files, sheet, registry, as_of, fx)
+    check_paths(report, check_report_path)
+    check = _check(files, sheet, registry, _as_of(as_of), fx)
     print_issues(check.issues, rows=len(check.frame), limit=show)
     ctx = ReportContext(title="Rates validation", files=check.files, as_of=check.as_of, rows_checked=len(check.frame))
     for path in report or []:
         try:
-            written = write_report(check.issues, path, ctx)
+            with console.status(f"Writing {path}…"):
+                done = write_report(check.issues, path, ctx)
         except (ValueError, OSError) as exc:
-            fail(str(exc))
-        console.print(f"Report written: [bold]{written}[/]")
+            fail(f"cannot write the report `{path}`: {exc}")
+        written(done)
     raise typer.Exit(0 if check.ok else 1)
+
+
+class _PushReports:
+    """The push reports asked for with ``--report``: written whatever happens, even when nothing is sent."""
+
+    def __init__(self, paths: list[Path] | None, files: list[Path]) -> None:
+        self.paths = list(paths or [])
+        self.files = files
+
+    def write(self, result: object) -> None:
+        from workbench.reports.push import write_push_report
+
+        for path in self.paths:
+            try:
+                with console.status(f"Writing {path}…"):
+                    done = write_push_report(result, path)
+            except (ValueError, OSError) as exc:
+                fail(f"cannot write the push report `{path}`: {exc}")
+            written(done, "Push report written")
+
+    def nothing_sent(self, reason: str, check=None, target: str = "") -> None:
+        from workbench.reports.push import NothingSent
+
+        if self.paths:
+            self.write(NothingSent(reason, check.not_sent() if check is not None else None,
+                                   check.files if check is not None else self.files, target))
 
 
 @push_app.command("rates")
@@ -98,7 +137,7 @@ def push_rates_cmd(
         Path(".workbench/journal.sqlite"),
     report: Annotated[list[Path] | None, typer.Option(
         "--report", help="Write a push report: .csv, .xlsx (your sheets with refused rows marked) or .html. "
-                         "May repeat.", show_default=False)] = None,
+                         "Always written, also when nothing is sent. May repeat.", show_default=False)] = None,
     fetch_registry: Annotated[bool, typer.Option(
         "--fetch-registry/--no-fetch-registry", help="Read rooms and rate plans from the platform (roomrates) "
                                                      "before checking.")] = True,
@@ -110,26 +149,42 @@ def push_rates_cmd(
     Exit code 0: every request applied; 1: errors block the push or the platform refused or failed some
     requests; 2: the input or the settings cannot be used.
     """
-    from workbench.errors import BlockedByErrors
+    from loaders import LoadError
+    from workbench.errors import BlockedByErrors, WorkbenchError
     from workbench.flows.rates import dry_run as write_dry_run
+    from workbench.reports.push import check_push_report_path
 
+    check_paths(report, check_push_report_path)
+    day = _as_of(as_of)
+    reports = _PushReports(report, files)
     if dry_run is not None:
-        check = _check(files, sheet, registry, as_of, fx)
+        try:
+            check = _load_and_check(files, sheet, registry, day, fx)
+        except LoadError as exc:
+            reports.nothing_sent(str(exc))
+            fail(str(exc))
         print_issues(check.issues, rows=len(check.frame), limit=10)
         try:
-            written = write_dry_run(check, dry_run, skip_invalid=skip_invalid)
+            done = write_dry_run(check, dry_run, skip_invalid=skip_invalid)
         except BlockedByErrors as exc:
-            console.print(f"[red]Nothing written:[/] {exc}")
+            console.print(f"[red]Nothing written:[/] {escape(str(exc))}")
+            reports.nothing_sent(str(exc), check)
             raise typer.Exit(1) from None
-        console.print(f"[green]Wrote {len(written.requests)} request(s)[/] with {written.messages:,} message(s) for "
-                      f"{written.cells:,} price(s) into [bold]{written.directory}[/] (see manifest.csv)"
-                      + (f"; {written.skipped_rows:,} price(s) with errors skipped" if written.skipped_rows else ""))
+        console.print(f"[green]Wrote {len(done.requests)} request(s)[/] with {done.messages:,} message(s) for "
+                      f"{done.cells:,} price(s) into [bold]{escape(str(done.directory))}[/] (see manifest.csv)"
+                      + (f"; {done.skipped_rows:,} price(s) with errors skipped" if done.skipped_rows else ""))
+        reports.nothing_sent(f"a dry run: the {len(done.requests)} request(s) were written to `{done.directory}`, "
+                             "not sent", check)
         return
-    settings = load_settings(env_file)
-    extra = None
-    if fetch_registry:
-        extra = _platform_registry(files, sheet, settings)
-    check = _check(files, sheet, registry, as_of, fx, extra_registry=extra)
+    target = ""
+    try:
+        settings = load_settings(env_file)
+        target = settings.base_url
+        extra = _platform_registry(files, sheet, settings) if fetch_registry else None
+        check = _load_and_check(files, sheet, registry, day, fx, extra_registry=extra)
+    except (LoadError, WorkbenchError) as exc:
+        reports.nothing_sent(str(exc), target=target)
+        fail(str(exc))
     print_issues(check.issues, rows=len(check.frame), limit=10)
     from workbench.flows.rates import push_rates
 
@@ -137,41 +192,39 @@ def push_rates_cmd(
         result = push_rates(check, settings, journal=journal, skip_invalid=skip_invalid, full=full,
                             command="push rates " + " ".join(str(f) for f in files))
     except BlockedByErrors as exc:
-        console.print(f"[red]Nothing sent:[/] {exc}")
+        console.print(f"[red]Nothing sent:[/] {escape(str(exc))}")
+        reports.nothing_sent(str(exc), check, target)
         raise typer.Exit(1) from None
-    except ValueError as exc:
+    except (WorkbenchError, ValueError) as exc:
+        reports.nothing_sent(str(exc), check, target)
         fail(str(exc))
-    console.print(("[green]" if result.ok else "[red]") + result.summary() + "[/]")
-    for r in result.requests[result.requests["outcome"] != "success"].head(10).itertuples():
-        console.print(f"  [red]{r.hotel} {r.month}[/]: {r.outcome} {r.texts or r.error or ''} (ruid {r.ruid})")
-    from workbench.reports.push import write_push_report
-
-    for path in report or []:
-        console.print(f"Report written: [bold]{write_push_report(result, path)}[/]")
+    print_push_result(result)
+    reports.write(result)
     raise typer.Exit(0 if result.ok else 1)
 
 
 def load_settings(env_file: Path | None):
+    """The settings of ``--env-file`` (else the environment and ./.env); ``SettingsError`` when they cannot
+    be used (a number that is not one, a CA bundle that does not exist)."""
     from workbench.config import Settings
+    from workbench.errors import SettingsError
 
     if env_file is not None:
         if not env_file.is_file():
-            fail(f"settings file `{env_file}` does not exist (a sandbox writes DIR/connection.env when it starts)")
-        return Settings.from_file(env_file)
-    return Settings.from_env()
+            raise SettingsError(f"settings file `{env_file}` does not exist (a sandbox writes DIR/connection.env "
+                                "when it starts)")
+        return Settings.from_file(env_file).check_files("ca_bundle", source=env_file)
+    return Settings.from_env().check_files("ca_bundle", source="the environment or ./.env")
 
 
 def _platform_registry(files: list[Path], sheet: list[str] | None, settings):
     """Rooms and rate plans of the properties in ``files``, read from the platform (roomrates)."""
-    from loaders import LoadError, read_rates
+    from loaders import read_rates
     from workbench.platform.registry import fetch_registry
 
     if not settings.base_url:
         return None
-    try:
-        frame, _ = read_rates(files, sheet=sheet or None)
-    except LoadError as exc:
-        fail(str(exc))
+    frame, _ = read_rates(files, sheet=sheet or None)
     hotels = sorted({int(h) for h in frame["hotel_code"].dropna().unique()})
     with console.status(f"Reading rooms and rate plans of {len(hotels)} properties from the platform…"):
         return fetch_registry(settings, hotels)

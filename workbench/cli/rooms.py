@@ -7,10 +7,12 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich.markup import escape
 
-from workbench.cli.console import console, fail, print_issues
+from workbench.cli.console import check_paths, console, fail, print_issues, print_rooms_result, text, written
 from workbench.cli.rates import load_settings, push_app, validate_app
 
+ISSUE_COLUMNS = ["source", "sheet", "row", "column", "value", "rule", "severity", "message"]
 fetch_app = typer.Typer(help="Read what the platform stores (room types, amenities) into frames and workbooks.",
                         no_args_is_help=True)
 
@@ -24,7 +26,8 @@ Report = Annotated[list[Path] | None, typer.Option(
     show_default=False)]
 
 
-def _check(files: list[Path]):
+def _check(files: list[Path], on_fail=None):
+    """The checked workbook; a file that cannot be used is one line (exit 2), after ``on_fail(message)``."""
     from loaders import LoadError
     from workbench.flows.rooms import check_rooms
 
@@ -32,24 +35,64 @@ def _check(files: list[Path]):
         with console.status("Reading and checking…"):
             return check_rooms(files)
     except LoadError as exc:
+        if on_fail is not None:
+            on_fail(str(exc))
         fail(str(exc))
 
 
-def _reports(issues, files: list[Path], paths: list[Path] | None, title: str) -> None:
+def _settings(env_file: Path | None):
+    from workbench.errors import SettingsError
+
+    try:
+        return load_settings(env_file)
+    except SettingsError as exc:
+        fail(str(exc))
+
+
+def _check_reports(paths: list[Path] | None) -> None:
+    from workbench.reports.validation import check_report_path
+
+    check_paths(paths, check_report_path)
+
+
+def _reports(issues, files: list[Path], paths: list[Path] | None, title: str,
+             extra: dict[str, str] | None = None) -> None:
     from workbench.reports.validation import ReportContext, write_report
 
     for path in paths or []:
         try:
-            written = write_report(issues, path, ReportContext(title=title, files=files))
+            with console.status(f"Writing {path}…"):
+                done = write_report(issues, path, ReportContext(title=title, files=files, extra=extra or {}))
         except (ValueError, OSError) as exc:
-            fail(str(exc))
-        console.print(f"Report written: [bold]{written}[/]")
+            fail(f"cannot write the report `{path}`: {exc}")
+        written(done)
+
+
+def _concat(*frames):
+    import pandas as pd
+
+    used = [f for f in frames if f is not None and len(f)]
+    return pd.concat(used, ignore_index=True) if used else frames[0]
+
+
+def _request_issues(result, file: Path):
+    """The requests the platform refused or failed, as issues (for the push's report)."""
+    import pandas as pd
+
+    bad = result.results[result.results["outcome"] != "success"]
+    rows = [{"source": file.name, "sheet": "Rooms", "row": pd.NA, "column": "InvCode",
+             "value": text(r.inv_code) or text(r.room_id), "rule": text(r.outcome), "severity": "error",
+             "message": f"{text(r.notif_type)} of {text(r.room_name) or 'the room type'} at {text(r.hotel_code)}: "
+                        f"{text(r.message) or text(r.outcome)}" + (f" (ruid {text(r.ruid)})" if text(r.ruid) else "")}
+            for r in bad.itertuples(index=False)]
+    return pd.DataFrame(rows, columns=ISSUE_COLUMNS)
 
 
 @validate_app.command("rooms")
 def validate_rooms_cmd(files: Files, report: Report = None,
                        show: Annotated[int, typer.Option(help="How many issues to print.")] = 20) -> None:
     """Check room types, sub-rooms and amenities. Exit code 0: no errors; 1: errors; 2: unusable input."""
+    _check_reports(report)
     check = _check(files)
     console.print(f"{len(check.rooms)} room type(s), {len(check.subrooms)} sub-room(s), "
                   f"{len(check.amenities)} amenity row(s) read")
@@ -84,10 +127,17 @@ def push_rooms_cmd(
     )
     from workbench.flows.rooms import dry_run as write_dry_run
 
-    check = _check([file])
+    _check_reports(report)
+    if fill is not None and fill.suffix.lower() != ".xlsx":
+        fail(f"--fill `{fill}`: the copy of the workbook is an Excel file; give a name ending in .xlsx")
+    import pandas as pd
+
+    title = "Room types push plan" if dry_run is not None else "Room types push"
+    check = _check([file], on_fail=lambda why: _reports(pd.DataFrame(columns=ISSUE_COLUMNS), [file], report, title,
+                                                        {"Result": f"nothing was sent: {why}"}))
     print_issues(check.issues, limit=10)
     if dry_run is not None:
-        settings = load_settings(env_file)
+        settings = _settings(env_file)
         try:
             plan = preview_rooms(check, settings if settings.base_url else None)
         except PlatformReadError as exc:
@@ -97,29 +147,34 @@ def push_rooms_cmd(
                           "files show only the sheet's changes.[/]")
         manifest = write_dry_run(check, dry_run, plan)
         console.print(f"[green]Wrote {len(manifest)} request(s)[/] and diff.csv ({len(plan.diff)} change(s)) into "
-                      f"[bold]{dry_run}[/]")
-        _reports(plan.issues, [file], report, "Room types push plan")
+                      f"[bold]{escape(str(dry_run))}[/]")
+        _reports(plan.issues, [file], report, title, {"Result": "a dry run: nothing was sent"})
         raise typer.Exit(0 if check.ok and plan.ok else 1)
-    settings = load_settings(env_file)
+    from workbench.errors import SettingsError
+
     try:
+        settings = load_settings(env_file)
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             result = push_rooms(check, settings, mapping=mapping, workbook_copy=fill)
         for w in caught:
-            console.print(f"[yellow]Warning:[/] {w.message}")
+            console.print(f"[yellow]Warning:[/] {escape(str(w.message))}")
     except BlockedByErrors as exc:
-        console.print(f"[red]Nothing sent:[/] {exc}")
-        if exc.issues is not None:
+        console.print(f"[red]Nothing sent:[/] {escape(str(exc))}")
+        issues = check.issues
+        if exc.issues is not None and exc.issues is not check.issues:
             print_issues(exc.issues, limit=10)
+            issues = _concat(check.issues, exc.issues)
+        _reports(issues, [file], report, title, {"Result": f"nothing was sent: {exc}"})
         raise typer.Exit(1) from None
-    except (OperationSunset, PlatformReadError, ValueError) as exc:
+    except (OperationSunset, PlatformReadError, SettingsError, ValueError) as exc:
+        _reports(check.issues, [file], report, title, {"Result": f"nothing was sent: {exc}"})
         fail(str(exc))
-    console.print(("[green]" if result.ok else "[red]") + result.summary() + "[/]")
-    for r in result.results.itertuples():
-        colour = "green" if r.outcome == "success" else "red"
-        console.print(f"  [{colour}]{r.notif_type} {r.hotel_code} {r.inv_code or r.room_id}[/] {r.room_name or ''}: "
-                      f"{r.outcome} {r.message} (ruid {r.ruid})")
-    console.print(f"Mapping: [bold]{mapping}[/]" + (f"; workbook with InvCodes: [bold]{fill}[/]" if fill else ""))
+    print_rooms_result(result)
+    _reports(_concat(check.issues, _request_issues(result, file)), [file], report, title,
+             {"Result": result.summary()})
+    console.print(f"Mapping: [bold]{escape(str(mapping))}[/]"
+                  + (f"; workbook with InvCodes: [bold]{escape(str(fill))}[/]" if fill else ""))
     raise typer.Exit(0 if result.ok else 1)
 
 
@@ -134,7 +189,9 @@ def fetch_rooms_cmd(
     from workbench.flows.rooms import PlatformReadError, fetch_rooms, write_rooms_workbook
     from workbench.transport import ConfigurationError
 
-    settings = load_settings(env_file)
+    if out is not None and out.suffix.lower() != ".xlsx":
+        fail(f"--out `{out}`: room types are written as an Excel workbook; give a name ending in .xlsx")
+    settings = _settings(env_file)
     try:
         with console.status("Reading room types…"):
             state = fetch_rooms(settings, hotel)
@@ -142,10 +199,11 @@ def fetch_rooms_cmd(
         fail(str(exc))
     for r in state.rooms.itertuples():
         n = int(((state.amenities["hotel_code"] == r.hotel_code) & (state.amenities["inv_code"] == r.inv_code)).sum())
-        console.print(f"{r.hotel_code} [bold]{r.inv_code}[/] {r.room_name or ''} (RoomID {r.room_id or '-'}, "
-                      f"RoomType {r.room_type or '-'}): {n} amenities")
+        console.print(f"{escape(text(r.hotel_code))} [bold]{escape(text(r.inv_code))}[/] "
+                      f"{escape(text(r.room_name))} (RoomID {escape(text(r.room_id, '—'))}, "
+                      f"RoomType {escape(text(r.room_type, '—'))}): {n} amenities")
     if out is not None:
         try:
-            console.print(f"Written: [bold]{write_rooms_workbook(state, out)}[/]")
+            written(write_rooms_workbook(state, out), "Written")
         except (ValueError, OSError) as exc:
-            fail(str(exc))
+            fail(f"cannot write `{out}`: {exc}")

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import datetime as dt
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated, NoReturn
 
 import typer
+
+if TYPE_CHECKING:
+    from workbench.sandbox.seed import Registry
 
 sandbox_app = typer.Typer(help="Run a local stand-in of the platform (HTTPS on 127.0.0.1).", no_args_is_help=True)
 
@@ -16,10 +19,69 @@ def _group() -> None:
     """Run a local stand-in of the platform (HTTPS on 127.0.0.1)."""
 
 
-def _fail(message: str) -> None:
+def _fail(message: str) -> NoReturn:
     from workbench.cli.console import fail
 
     fail(message)
+
+
+def _registry(paths: list[Path]) -> Registry:
+    """Your registry files, read as `validate --registry` reads them, as the sandbox's seed; every
+    missing fact the sandbox needs is named at once."""
+    from loaders import LoadError, read_registry
+    from workbench.cli.console import text
+    from workbench.sandbox.seed import PRICING_MODELS, Property, Registry, Room, RoomRate
+
+    try:
+        reg = read_registry(paths)
+    except LoadError as exc:
+        _fail(str(exc))
+    source = ", ".join(f"`{p}`" for p in paths)
+    if reg.properties.empty:
+        _fail(f"--registry {source}: no properties found; the sandbox needs a `Properties` sheet (or CSV) with "
+              "HotelCode, HotelName, CurrencyCode, PricingModel, CountryCode")
+    problems: list[str] = []
+
+    def need(value: object, what: str) -> str:
+        shown = text(value)
+        if not shown:
+            problems.append(what)
+        return shown
+
+    def whole(value: object, what: str) -> int:
+        shown = need(value, what)
+        try:
+            return int(float(shown)) if shown else 0
+        except ValueError:
+            problems.append(f"{what} (`{shown}` is not a whole number)")
+            return 0
+
+    props = []
+    for p in reg.properties.itertuples(index=False):
+        hotel = text(p.hotel_code)
+        model = need(p.pricing_model, f"property {hotel}: PricingModel")
+        if model and model not in PRICING_MODELS:
+            problems.append(f"property {hotel}: PricingModel `{model}` (use Standard, OBP or LOS)")
+        props.append(Property(whole(p.hotel_code, "a property's HotelCode"), text(p.hotel_name),
+                              need(p.currency_code, f"property {hotel}: CurrencyCode").upper(), model or "Standard",
+                              text(p.country_code).upper()))
+    rooms = []
+    for r in reg.rooms.itertuples(index=False):
+        where = f"room {text(r.inv_type_code)} of property {text(r.hotel_code)}"
+        rooms.append(Room(whole(r.hotel_code, where), text(r.inv_type_code), text(r.room_name),
+                          whole(r.max_occupancy, f"{where}: MaxOccupancy"),
+                          whole(r.max_adult_occupancy, f"{where}: MaxAdultOccupancy"),
+                          whole(r.max_child_occupancy, f"{where}: MaxChildOccupancy")))
+    links = []
+    for r in reg.room_rates.itertuples(index=False):
+        where = f"rate {text(r.rate_plan_code)} of room {text(r.inv_type_code)} at property {text(r.hotel_code)}"
+        links.append(RoomRate(whole(r.hotel_code, where), text(r.inv_type_code), text(r.rate_plan_code),
+                              text(r.rate_name), text(r.active) != "no", text(r.parent_rate_plan_code) or None,
+                              text(r.follows_price) == "yes", text(r.read_only) == "yes"))
+    if problems:
+        shown = "; ".join(problems[:12]) + (f"; and {len(problems) - 12} more" if len(problems) > 12 else "")
+        _fail(f"--registry {source}: the sandbox needs these facts, missing or not usable: {shown}")
+    return Registry(tuple(props), tuple(rooms), tuple(links))
 
 
 @sandbox_app.command("serve")
@@ -38,9 +100,14 @@ def serve(
     today: Annotated[str | None, typer.Option(
         "--today", help="Pin the sandbox's date (YYYY-MM-DD, CET) for the rate date window; default: "
                         "today in Europe/Amsterdam.", show_default=False)] = None,
-    registry: Annotated[Path | None, typer.Option(
-        "--registry", help="Registry workbook to seed a new state from (default: data/samples/registry.xlsx).",
-        show_default=False)] = None,
+    registry: Annotated[list[Path] | None, typer.Option(
+        "--registry", help="Your property registry (properties, rooms, room-rates: a workbook or CSV files, as "
+                           "for `validate --registry`; may repeat) to seed a new state from; default: the "
+                           "sample's data/samples/registry.xlsx.", show_default=False)] = None,
+    rooms: Annotated[Path | None, typer.Option(
+        "--rooms", help="Room-type facts for the registry's rooms (sheets RoomTypes, SubRooms, Amenities; see "
+                        "data/samples/README.md); default: the registry's rooms alone (the sample's "
+                        "platform_rooms.xlsx only with the sample registry).", show_default=False)] = None,
     fx: Annotated[Path | None, typer.Option(
         "--fx", help="FX table for the price cap (default: data/fx/eur_fx.csv).", show_default=False)] = None,
     provider_type: Annotated[str, typer.Option(
@@ -74,17 +141,25 @@ def serve(
         return
     if not provider_type.strip():
         _fail("--provider-type must not be empty (e.g. `Hotel` or `Home`)")
+    for label, path in (("--rooms", rooms), ("--fx", fx)):
+        if path is not None and not path.is_file():
+            _fail(f"{label} `{path}` does not exist")
+    seed = _registry(registry) if registry else None
     directory = state_dir or Path(tempfile.mkdtemp(prefix="workbench-sandbox-"))
     config = SandboxConfig(state_dir=directory, limits=custom, limit_window=limit_window, faults=faults,
-                           today=pinned, provider_type=provider_type.strip())
-    if registry is not None:
-        config.registry_path = registry
+                           today=pinned, provider_type=provider_type.strip(), registry=seed)
+    if registry or rooms is not None:
+        config.platform_rooms_path = rooms  # only what was named: never the sample's rooms for your registry
     if fx is not None:
         config.fx_path = fx
 
     def announce(running: RunningSandbox) -> None:
         sb = running.sandbox
         console.print(f"[bold]Platform sandbox[/] (state in {running.state_dir})")
+        names = ", ".join(f"{p.hotel_code} {p.name}".strip() for p in sb.registry.properties[:5])
+        more = f" and {len(sb.registry.properties) - 5} more" if len(sb.registry.properties) > 5 else ""
+        console.print(f"  properties    {len(sb.registry.properties)}: {names}{more} "
+                      f"({'your registry' if registry else 'the sample registry'})")
         console.print(f"  general host  {running.base_url}")
         console.print(f"  PCI host      {running.secure_base_url}")
         console.print(f"  CA bundle     {running.tls.ca_bundle}")

@@ -23,7 +23,7 @@ from workbench.config import Settings
 from workbench.errors import BlockedByErrors
 from workbench.flows.checked import IssuesView
 from workbench.writers.batches import RateRequest, plan_requests
-from workbench.writers.push import DEFAULT_JOURNAL, PushResult, send_rates
+from workbench.writers.push import DEFAULT_JOURNAL, PushResult, not_sent_rows, send_rates
 
 PathLike = str | Path
 
@@ -58,6 +58,10 @@ class RatesCheck(IssuesView):
     def valid_frame(self) -> pd.DataFrame:
         """The rows no error touches: what ``--skip-invalid`` sends."""
         return self.frame[~self.invalid_mask()]
+
+    def not_sent(self) -> pd.DataFrame:
+        """The spreadsheet rows with errors, as a push reports them (outcome ``not sent (errors)``)."""
+        return not_sent_rows(self.frame[self.invalid_mask()], self.errors)
 
 
 
@@ -148,4 +152,4 @@ def push_rates(check: RatesCheck, settings: Settings, *, journal: PathLike = DEF
     invalid = check.invalid_mask()
     return send_rates(check.frame[~invalid], settings, journal=journal, full=full, progress=progress,
                       command=command, client_options=client_options, skipped_rows=int(invalid.sum()),
-                      files=check.files)
+                      files=check.files, not_sent=check.not_sent())

@@ -1,6 +1,6 @@
 """``python -m workbench.notify ...`` is ``workbench notify ...``."""
 
-from workbench.cli.notify import notify_app
+from workbench.cli.notify import main
 
 if __name__ == "__main__":
-    notify_app(prog_name="workbench notify")
+    main()

@@ -24,19 +24,21 @@ log = logging.getLogger("workbench.notify.alerts")
 class NotifyService:
     """Keys, tokens, credentials, store, metrics, alerts and the request-to-book tracker.
 
-    State lives in ``state_dir`` (keys, TLS files, ``notify.db``); ``database_url`` moves the
-    database to PostgreSQL (or another SQLite file). Close it when done.
+    State lives in ``state_dir`` (keys, TLS files, ``notify.db``; kept as an absolute path, so a
+    relative one means the working folder's); ``database_url`` moves the database to PostgreSQL (or
+    another SQLite file). ``create=False`` refuses a state without a database (see
+    :meth:`Database.open`) instead of starting an empty one. Close it when done.
     """
 
     def __init__(self, state_dir: str | Path, config: NotifyConfig | None = None,
                  database_url: str | None = None, alert_hooks: list[AlertHook] | None = None,
-                 clock: Callable[[], float] = time.time) -> None:
-        self.state_dir = Path(state_dir)
-        self.state_dir.mkdir(parents=True, exist_ok=True)
+                 clock: Callable[[], float] = time.time, create: bool = True) -> None:
+        self.state_dir = Path(state_dir).expanduser().absolute()  # notify.env and the database: absolute paths
         self.config = config or NotifyConfig.load(self.state_dir)
         self.clock = clock
         tc = self.config.tokens
-        self.db = Database.open(self.state_dir, database_url, self.config.receiver.sqlite_synchronous)
+        self.db = Database.open(self.state_dir, database_url, self.config.receiver.sqlite_synchronous, create=create)
+        self.state_dir.mkdir(parents=True, exist_ok=True)
         self.keyring = KeyRing(self.state_dir / "keys", key_size=tc.key_size, max_age_days=tc.key_max_age_days,
                                token_lifetime_seconds=tc.lifetime_seconds, clock_skew_seconds=tc.clock_skew_seconds,
                                clock=clock)

@@ -1,95 +1,198 @@
 """Push reports: what the platform answered, traced to the spreadsheet rows.
 
-- ``.csv``: one line per spreadsheet row sent (request, outcome, codes, texts, ruid);
-- ``.xlsx``: the analyst's sheets with the rows the platform warned about or refused marked,
-  plus ``Requests`` and ``Rows`` sheets;
-- ``.html``: counts, then every request (with its ruid to quote to support), then the rows
-  that got a warning or an error.
+- ``.csv``: one line per spreadsheet row (request, outcome, codes, texts, ruid), rows left out
+  for errors included as ``not sent (errors)``;
+- ``.xlsx``: a ``Problems`` sheet linking to each flagged cell, the analyst's sheets (values) with
+  the rows the platform warned about or refused, and the rows not sent, marked; then ``Requests``
+  and ``Rows`` sheets (written with xlsxwriter: seconds for 73,000 prices);
+- ``.html``: counts, then every request (with its ruid to quote to support), then the rows that
+  got a warning or an error or were not sent.
+
+A push that sent nothing (blocked by errors, a dry run, settings that cannot be used) still gets
+its report, from a :class:`NothingSent`: it says nothing was sent, why, and which rows had errors.
+Missing values are blank, never ``nan``/``None``/``NaT``.
 """
 
 from __future__ import annotations
 
 import html
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import pandas as pd
 
 from workbench.reports.tables import write_table
+from workbench.reports.text import DASH, text
 from workbench.reports.validation import REPORT_CSS
 
+FORMATS = (".csv", ".xlsx", ".html")
 REQUEST_COLUMNS = ["request_id", "hotel", "month", "messages", "cells", "outcome", "http_status", "codes", "texts",
                    "ruid", "attempts", "error", "source_rows"]
+# as workbench.writers.push names them (a report does not import the writer: same layer)
+ROW_COLUMNS = ["source", "sheet", "row", "column", "request_id", "hotel", "month", "nights", "outcome", "severity",
+               "codes", "message", "ruid"]
+NOT_SENT = "not sent (errors)"
+NOTHING_SENT = "nothing sent"
+
+
+@dataclass
+class NothingSent:
+    """A push that sent nothing: ``reason`` says why; ``not_sent`` lists the rows with errors (the
+    columns of a push's ``rows``, e.g. ``RatesCheck.not_sent()``)."""
+
+    reason: str
+    not_sent: pd.DataFrame | None = None
+    files: Sequence[Path] = ()
+    target: str = ""
+
+
+@dataclass
+class _View:
+    """What every format shows, from a push result or from a push that sent nothing."""
+
+    requests: pd.DataFrame
+    rows: pd.DataFrame          # sent rows, then the rows not sent
+    files: list[Path]
+    target: str
+    headline: str               # run id and the delta figures, or why nothing was sent
+    nothing_sent: str = ""      # the reason, when nothing was sent
+    extra: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def flagged(self) -> pd.DataFrame:
+        return self.rows[self.rows["severity"] != "ok"] if len(self.rows) else self.rows
+
+
+def check_push_report_path(path: str | Path) -> Path:
+    """``path`` if its extension names a push report format; else ``ValueError`` saying which do."""
+    path = Path(path)
+    if path.suffix.lower() not in FORMATS:
+        raise ValueError(f"cannot write a push report to `{path.name}`: use a name ending in .csv, .xlsx or .html")
+    return path
 
 
 def write_push_report(result: object, path: str | Path) -> Path:
-    """Write a push result (``workbench.writers.push.PushResult``); the extension picks the format."""
-    path = Path(path)
+    """Write a push result (``workbench.writers.push.PushResult``) or a :class:`NothingSent`; the
+    extension picks the format (.csv, .xlsx, .html)."""
+    path = check_push_report_path(path)
+    view = _view(result)
     suffix = path.suffix.lower()
-    rows: pd.DataFrame = result.rows  # type: ignore[attr-defined]
-    requests: pd.DataFrame = result.requests  # type: ignore[attr-defined]
     if suffix == ".csv":
-        return write_table(rows, path)
+        return write_table(_rows_table(view), path)
     if suffix == ".html":
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(render_push_html(result), encoding="utf-8")
+        path.write_text(_html(view), encoding="utf-8")
         return path
-    if suffix == ".xlsx":
-        from openpyxl import load_workbook
+    from workbench.reports.marked_values import write_marked_values
 
-        from workbench.reports.marked_workbook import write_marked_workbook
-
-        marks = rows[rows["severity"] != "ok"].rename(columns={"codes": "rule"})
-        marks = marks.assign(value="", message=marks["message"] + " (ruid " + marks["ruid"].fillna("-") + ")")
-        marks = marks[["source", "sheet", "row", "column", "value", "rule", "severity", "message"]]
-        write_marked_workbook(marks, path, list(result.files), title="Push results")  # type: ignore[attr-defined]
-        wb = load_workbook(path)
-        wb["Issues"].title = "Problems"
-        wb.save(path)
-        with pd.ExcelWriter(path, engine="openpyxl", mode="a", if_sheet_exists="replace") as writer:
-            requests[REQUEST_COLUMNS].to_excel(writer, sheet_name="Requests", index=False)
-            rows.to_excel(writer, sheet_name="Rows", index=False)
-        return path
-    raise ValueError(f"cannot write a push report to `{path.name}`: use a name ending in .csv, .xlsx or .html")
+    return write_marked_values(path, view.files, _marks(view), problems_sheet="Problems",
+                               tables={"Requests": view.requests[REQUEST_COLUMNS], "Rows": _rows_table(view)})
 
 
 def render_push_html(result: object) -> str:
+    return _html(_view(result))
+
+
+def _view(result: object) -> _View:
+    if isinstance(result, NothingSent):
+        rows = _frame(result.not_sent, ROW_COLUMNS)
+        return _View(pd.DataFrame(columns=REQUEST_COLUMNS), rows, [Path(f) for f in result.files], result.target,
+                     f"Nothing was sent: {result.reason}", nothing_sent=result.reason)
+    requests: pd.DataFrame = result.requests  # type: ignore[attr-defined]
+    sent = _frame(result.rows, ROW_COLUMNS)  # type: ignore[attr-defined]
+    not_sent = _frame(getattr(result, "not_sent", None), ROW_COLUMNS)
+    rows = pd.concat([f for f in (sent, not_sent) if len(f)], ignore_index=True) if len(sent) or len(not_sent) \
+        else sent
+    headline = (f"Run {result.run_id}: {result.cells_changed:,} of {result.cells_total:,} prices changed "  # type: ignore
+                "since the last accepted push")
+    return _View(_frame(requests, REQUEST_COLUMNS), rows, [Path(f) for f in getattr(result, "files", [])],
+                 str(getattr(result, "target", "")), headline)
+
+
+def _frame(frame: pd.DataFrame | None, columns: list[str]) -> pd.DataFrame:
+    if frame is None or frame.empty:
+        return pd.DataFrame(columns=columns)
+    return frame.reindex(columns=[*columns, *[c for c in frame.columns if c not in columns]])
+
+
+def _rows_table(view: _View) -> pd.DataFrame:
+    """The rows as the CSV and the ``Rows`` sheet show them; a push that sent nothing starts with a
+    row saying so (outcome ``nothing sent``, the reason as its message)."""
+    rows = view.rows[ROW_COLUMNS]
+    if view.nothing_sent:
+        head = pd.DataFrame([{"outcome": NOTHING_SENT, "severity": "error", "message": view.nothing_sent}],
+                            columns=ROW_COLUMNS)
+        rows = pd.concat([head, rows], ignore_index=True) if len(rows) else head
+    return rows
+
+
+def _marks(view: _View) -> pd.DataFrame:
+    """The flagged rows as issues (for the Problems sheet and the marked cells)."""
+    f = view.flagged
+    ruid = f["ruid"].map(text) if len(f) else pd.Series(dtype=str)
+    message = [f"{text(m) or text(o)} (ruid {r})" if r else (text(m) or text(o))
+               for m, o, r in zip(f["message"], f["outcome"], ruid, strict=True)]
+    outcome = [text(o) for o in f["outcome"]]
+    marks = pd.DataFrame({"source": f["source"].map(text), "sheet": f["sheet"].map(text), "row": f["row"],
+                          "column": f["column"].map(text), "value": outcome, "rule": f["codes"].map(text),
+                          "severity": f["severity"].map(text), "message": message},
+                         columns=["source", "sheet", "row", "column", "value", "rule", "severity", "message"])
+    if view.nothing_sent:
+        head = pd.DataFrame([{"source": "", "sheet": "", "row": pd.NA, "column": "", "value": NOTHING_SENT,
+                              "rule": "nothing_sent", "severity": "error",
+                              "message": f"Nothing was sent: {view.nothing_sent}"}], columns=marks.columns)
+        marks = pd.concat([head, marks], ignore_index=True) if len(marks) else head
+    return marks
+
+
+def _html(view: _View) -> str:
     e = html.escape
-    req: pd.DataFrame = result.requests  # type: ignore[attr-defined]
-    rows: pd.DataFrame = result.rows  # type: ignore[attr-defined]
-    counts = req["outcome"].value_counts().to_dict() if len(req) else {}
-    ok = counts.get("success", 0)
+    req, rows, flagged = view.requests, view.rows, view.flagged
+    ok = int((req["outcome"] == "success").sum()) if len(req) else 0
     bad = len(req) - ok
     warn = int((rows["severity"] == "warning").sum()) if len(rows) else 0
+    not_sent = int((rows["outcome"] == NOT_SENT).sum()) if len(rows) else 0
+    meta = [f"Target <code>{e(view.target)}</code>"] if view.target else []
+    if view.files:
+        meta.append("Files: " + ", ".join(f"<code>{e(f.name)}</code>" for f in view.files))
+    meta.append(e(view.headline) if not view.nothing_sent else "")
+    banner = (f"<div class='cards'><div class='card err'><b>Nothing was sent</b>{e(view.nothing_sent)}</div></div>"
+              if view.nothing_sent else "")
     parts = [f"<!doctype html><html lang='en'><head><meta charset='utf-8'><title>Push results</title>"
              f"<style>{REPORT_CSS}</style></head><body><h1>Push results</h1>",
-             f"<div class='meta'>Target <code>{e(result.target)}</code> · run {result.run_id} · "  # type: ignore
-             f"{result.cells_changed:,} of {result.cells_total:,} prices changed since the last accepted push</div>",  # type: ignore
+             f"<div class='meta'>{' · '.join(m for m in meta if m)}</div>", banner,
              f"<div class='cards'><div class='card okc'><b>{ok}</b>requests applied</div>"
              f"<div class='card err'><b>{bad}</b>requests refused or failed</div>"
-             f"<div class='card warn'><b>{warn}</b>rows with warnings</div></div>",
+             f"<div class='card warn'><b>{warn}</b>rows with warnings</div>"
+             f"<div class='card err'><b>{not_sent}</b>rows not sent (errors)</div></div>",
              "<h2>Requests</h2><table><thead><tr><th>Hotel</th><th>Month</th><th>Messages</th><th>Prices</th>"
              "<th>Outcome</th><th>HTTP</th><th>Codes</th><th>What the platform said</th><th>ruid</th>"
              "<th>Attempts</th><th>Rows</th></tr></thead><tbody>"]
     for r in req.itertuples(index=False):
-        cls = "error" if r.outcome != "success" else ("warning" if r.codes else "")
-        said = r.texts or (r.error or "")
-        parts.append(f"<tr class='{cls}'><td>{r.hotel}</td><td>{e(str(r.month))}</td><td class='num'>{r.messages}"
-                     f"</td><td class='num'>{r.cells}</td><td class='sev'>{e(str(r.outcome))}</td>"
-                     f"<td>{'' if pd.isna(r.http_status) else r.http_status}</td><td>{e(r.codes)}</td>"
-                     f"<td>{e(str(said))}</td><td><code>{e(str(r.ruid or ''))}</code></td>"
-                     f"<td class='num'>{'' if pd.isna(r.attempts) else r.attempts}</td>"
-                     f"<td>{e(str(r.source_rows or ''))}</td></tr>")
+        cls = "error" if r.outcome != "success" else ("warning" if text(r.codes) else "")
+        said = text(r.texts) or text(r.error)
+        http = text(r.http_status) or ("no answer" if r.outcome != "success" else "")
+        parts.append(f"<tr class='{cls}'><td>{e(text(r.hotel))}</td><td>{e(text(r.month))}</td>"
+                     f"<td class='num'>{e(text(r.messages))}</td><td class='num'>{e(text(r.cells))}</td>"
+                     f"<td class='sev'>{e(text(r.outcome))}</td><td>{e(http)}</td><td>{e(text(r.codes))}</td>"
+                     f"<td>{e(said)}</td><td><code>{e(text(r.ruid, DASH))}</code></td>"
+                     f"<td class='num'>{e(text(r.attempts))}</td><td>{e(text(r.source_rows))}</td></tr>")
     if req.empty:
-        parts.append("<tr><td colspan='11'>Nothing to send: the platform already has every price.</td></tr>")
-    parts.append("</tbody></table><h2>Rows with warnings or errors</h2><table><thead><tr><th>File</th><th>Sheet</th>"
-                 "<th>Row</th><th>Outcome</th><th>Codes</th><th>What the platform said</th><th>ruid</th></tr>"
-                 "</thead><tbody>")
-    flagged = rows[rows["severity"] != "ok"] if len(rows) else rows
+        empty = ("Nothing was sent." if view.nothing_sent else
+                 "Nothing to send: the platform already has every price.")
+        parts.append(f"<tr><td colspan='11'>{empty}</td></tr>")
+    parts.append("</tbody></table><h2>Rows with warnings or errors, and rows not sent</h2><table><thead><tr>"
+                 "<th>File</th><th>Sheet</th><th>Row</th><th>Outcome</th><th>Codes</th><th>What the platform or "
+                 "the check said</th><th>ruid</th></tr></thead><tbody>")
     for r in flagged.itertuples(index=False):
-        parts.append(f"<tr class='{e(r.severity)}'><td>{e(str(r.source))}</td><td>{e(str(r.sheet))}</td>"
-                     f"<td>{r.row}</td><td class='sev'>{e(str(r.outcome))}</td><td>{e(str(r.codes))}</td>"
-                     f"<td>{e(str(r.message))}</td><td><code>{e(str(r.ruid or ''))}</code></td></tr>")
+        parts.append(f"<tr class='{e(text(r.severity))}'><td>{e(text(r.source))}</td><td>{e(text(r.sheet))}</td>"
+                     f"<td>{e(text(r.row))}</td><td class='sev'>{e(text(r.outcome))}</td><td>{e(text(r.codes))}</td>"
+                     f"<td>{e(text(r.message))}</td><td><code>{e(text(r.ruid))}</code></td></tr>")
     if flagged.empty:
-        parts.append("<tr><td colspan='7'>Every row was applied without a warning.</td></tr>")
+        if view.nothing_sent or rows.empty:
+            parts.append("<tr><td colspan='7'>No row was sent in this run.</td></tr>")
+        else:
+            parts.append("<tr><td colspan='7'>Every row was applied without a warning.</td></tr>")
     parts.append("</tbody></table></body></html>")
     return "\n".join(parts)

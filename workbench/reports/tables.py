@@ -10,12 +10,18 @@ from openpyxl.utils import get_column_letter
 SUPPORTED = (".csv", ".xlsx")
 
 
+def check_table_path(path: str | Path) -> Path:
+    """``path`` if :func:`write_table` can write it; else ``ValueError`` saying which extensions it takes."""
+    path = Path(path)
+    if path.suffix.lower() not in SUPPORTED:
+        raise ValueError(f"cannot write `{path.name}`: use a file name ending in {' or '.join(SUPPORTED)}")
+    return path
+
+
 def write_table(frame: pd.DataFrame, path: str | Path, sheet_name: str = "data") -> Path:
     """Write ``frame`` to ``path``; the extension picks the format (``.csv`` or ``.xlsx``)."""
-    path = Path(path)
+    path = check_table_path(path)
     suffix = path.suffix.lower()
-    if suffix not in SUPPORTED:
-        raise ValueError(f"cannot write `{path.name}`: use a file name ending in {' or '.join(SUPPORTED)}")
     path.parent.mkdir(parents=True, exist_ok=True)
     if suffix == ".csv":
         frame.to_csv(path, index=False, encoding="utf-8-sig")

@@ -30,9 +30,17 @@ class ReportContext:
     extra: dict[str, str] = field(default_factory=dict)
 
 
+def check_report_path(path: str | Path) -> Path:
+    """``path`` if its extension names a report format; else ``ValueError`` saying which do."""
+    path = Path(path)
+    if path.suffix.lower() not in FORMATS:
+        raise ValueError(f"cannot write a report to `{path.name}`: use a name ending in .csv, .xlsx or .html")
+    return path
+
+
 def write_report(issues: pd.DataFrame, path: str | Path, context: ReportContext | None = None) -> Path:
     """Write ``issues`` to ``path``; the extension picks the format (.csv, .xlsx, .html)."""
-    path = Path(path)
+    path = check_report_path(path)
     context = context or ReportContext()
     suffix = path.suffix.lower()
     if suffix == ".csv":
@@ -41,11 +49,9 @@ def write_report(issues: pd.DataFrame, path: str | Path, context: ReportContext 
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(render_html(issues, context), encoding="utf-8")
         return path
-    if suffix == ".xlsx":
-        from workbench.reports.marked_workbook import write_marked_workbook
+    from workbench.reports.marked_workbook import write_marked_workbook
 
-        return write_marked_workbook(issues, path, list(context.files), title=context.title)
-    raise ValueError(f"cannot write a report to `{path.name}`: use a name ending in .csv, .xlsx or .html")
+    return write_marked_workbook(issues, path, list(context.files), title=context.title)
 
 
 def summary_table(issues: pd.DataFrame) -> pd.DataFrame:

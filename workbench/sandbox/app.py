@@ -43,7 +43,7 @@ from workbench.sandbox.protocol import (
 from workbench.sandbox.rates import DEFAULT_VERSION, SUPPORTED_VERSIONS, Issue, RateRules
 from workbench.sandbox.room_codes import default_room_codes
 from workbench.sandbox.room_state import DEFAULT_PLATFORM_ROOMS, RoomTypeStore
-from workbench.sandbox.seed import DEFAULT_REGISTRY, load_registry
+from workbench.sandbox.seed import DEFAULT_REGISTRY, Registry, load_registry
 from workbench.sandbox.store import Store
 
 CET = ZoneInfo("Europe/Amsterdam")
@@ -56,9 +56,15 @@ class SandboxConfig:
     spec's table by endpoint name or ``all``; ``today`` pins the CET date of the rate window and of
     the ``OTA_HotelInvNotif`` sunset; ``provider_type`` is the machine account's provider type
     (``Home`` sees ``OTA_HotelInvNotif`` deprecated); ``platform_rooms_path`` adds amenities, beds
-    and sub-rooms to the seeded room types (None: none)."""
+    and sub-rooms to the seeded room types (None: none).
+
+    A new state is seeded from ``registry`` (properties, rooms, room-rates already read, e.g. by
+    ``workbench sandbox serve --registry``) or else the workbook at ``registry_path``. The sample
+    room facts (the default ``platform_rooms_path``) are read only with the sample registry: a
+    sandbox of your own properties never reads a file you did not name."""
 
     state_dir: Path | None = None
+    registry: Registry | None = None
     registry_path: Path = DEFAULT_REGISTRY
     fx_path: Path = DEFAULT_FX_FILE
     limits: dict[str, int] = field(default_factory=dict)
@@ -102,13 +108,12 @@ class Sandbox:
         self.config = config
         db = Path(config.state_dir) / "sandbox.sqlite3" if config.state_dir else None
         self.store = Store(db)
-        if not self.store.properties():  # a new state: seed it from the registry workbook
-            self.store.seed(load_registry(config.registry_path))
+        _seed(self.store, config)
         self.fx = read_fx_table(config.fx_path)
         self.registry = self.store.registry()
         self.rules = RateRules(self.registry, self.fx)
         self.room_types = RoomTypeStore(self.store)
-        self.room_types.seed_if_new(self.registry, config.platform_rooms_path)
+        self.room_types.seed_if_new(self.registry, rooms_seed(config))
         self.room_codes = default_room_codes()
         self.limits = SlidingWindowLimits(config.limits, config.limit_window)
         self.faults = FaultInjector(config.faults)
@@ -234,6 +239,34 @@ class Sandbox:
              started: float) -> None:
         self.store.log_request(endpoint.name, status, ruid, host, account, outcome,
                                (time.perf_counter() - started) * 1000)
+
+
+def _seed(store: Store, config: SandboxConfig) -> None:
+    """Seed a new state from the registry; a kept state must hold the registry asked for, if one was."""
+    asked = config.registry is not None or Path(config.registry_path) != DEFAULT_REGISTRY
+    if store.properties() and not asked:
+        return
+    registry = config.registry if config.registry is not None else load_registry(config.registry_path)
+    if not store.properties():
+        store.seed(registry)
+        return
+    held = store.registry()
+    if (set(held.properties), set(held.rooms), set(held.room_rates)) != \
+            (set(registry.properties), set(registry.rooms), set(registry.room_rates)):
+        where = f"`{config.state_dir}`" if config.state_dir else "this state"
+        raise ValueError(f"the sandbox state in {where} was seeded from another registry (properties "
+                         f"{', '.join(str(p.hotel_code) for p in held.properties)}); give a new --state-dir for "
+                         f"this registry, or delete `sandbox.sqlite3` there to start again from it")
+
+
+def rooms_seed(config: SandboxConfig) -> Path | None:
+    """The room facts to seed room types with: the sample's only with the sample registry (the default
+    ``platform_rooms_path`` object), else what was named (None: the registry's rooms alone)."""
+    path = config.platform_rooms_path
+    sample_registry = config.registry is None and Path(config.registry_path) == DEFAULT_REGISTRY
+    if path is DEFAULT_PLATFORM_ROOMS and not sample_registry:
+        return None
+    return path
 
 
 def _outcome(status: int) -> str:

@@ -86,7 +86,12 @@ def _int(values: dict[str, str], col: str, where: str) -> int:
 def load_registry(path: str | Path = DEFAULT_REGISTRY) -> Registry:
     """Read the registry workbook; errors name the sheet, row and column."""
     path = Path(path)
-    wb = load_workbook(path, read_only=True, data_only=True)
+    if not path.is_file():
+        raise ValueError(f"registry workbook `{path}` does not exist")
+    try:
+        wb = load_workbook(path, read_only=True, data_only=True)
+    except Exception as exc:  # noqa: BLE001 - openpyxl raises several kinds for a file it cannot read
+        raise ValueError(f"registry workbook `{path}` cannot be read as .xlsx ({exc})") from None
     src = path.name
     props = []
     for n, v in _rows(wb, "Properties", ("HotelCode", "HotelName", "CurrencyCode", "PricingModel", "CountryCode"), src):

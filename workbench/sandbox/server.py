@@ -2,7 +2,8 @@
 
 :func:`run_sandbox` (a context manager, for tests, the demo and notebooks) and :func:`serve`
 (the ``workbench sandbox serve`` command) both write ``STATE_DIR/connection.env`` with the
-settings a client needs, and expose them as a :class:`~workbench.config.Settings`.
+settings a client needs, and expose them as a :class:`~workbench.config.Settings`. Its paths
+(the CA bundle) are absolute, so ``--env-file`` works from any working folder.
 """
 
 from __future__ import annotations
@@ -103,7 +104,7 @@ def run_sandbox(state_dir: str | Path | None = None, port: int = 0, **options: o
     at the end.
     """
     temp = None if state_dir else Path(tempfile.mkdtemp(prefix="workbench-sandbox-"))
-    directory = Path(state_dir or temp)  # type: ignore[arg-type]
+    directory = Path(state_dir or temp).absolute()  # type: ignore[arg-type]  # connection.env works from anywhere
     directory.mkdir(parents=True, exist_ok=True)
     config = replace(SandboxConfig(), state_dir=directory, **options)  # type: ignore[arg-type]
     tls = ensure_test_ca(directory)
@@ -125,7 +126,9 @@ def run_sandbox(state_dir: str | Path | None = None, port: int = 0, **options: o
 def serve(config: SandboxConfig, port: int, announce: object = print) -> None:
     """Serve in the foreground until interrupted (the CLI command)."""
     assert config.state_dir is not None
-    Path(config.state_dir).mkdir(parents=True, exist_ok=True)
+    config = replace(config, state_dir=Path(config.state_dir).absolute())  # connection.env works from anywhere
+    assert config.state_dir is not None
+    config.state_dir.mkdir(parents=True, exist_ok=True)
     sock = bind(port, LOOPBACK)
     actual = sock.getsockname()[1]
     tls = ensure_test_ca(config.state_dir)

@@ -29,6 +29,10 @@ from workbench.writers.journal import Journal
 
 OPERATION = "OTA_HotelRateAmountNotif"
 DEFAULT_JOURNAL = Path(".workbench") / "journal.sqlite"
+#: ``PushResult.rows`` and ``PushResult.not_sent``: one row per spreadsheet row
+ROW_COLUMNS = ["source", "sheet", "row", "column", "request_id", "hotel", "month", "nights", "outcome", "severity",
+               "codes", "message", "ruid"]
+NOT_SENT = "not sent (errors)"  # the outcome of a row left out by ``skip_invalid``
 
 
 @dataclass
@@ -44,6 +48,8 @@ class PushResult:
     cells_changed: int
     skipped_rows: int = 0
     files: list[Path] = field(default_factory=list)
+    #: the spreadsheet rows left out for errors (``skip_invalid``), in the columns of ``rows``
+    not_sent: pd.DataFrame = field(default_factory=lambda: pd.DataFrame(columns=ROW_COLUMNS))
 
     @property
     def ok(self) -> bool:
@@ -56,13 +62,14 @@ class PushResult:
     def summary(self) -> str:
         parts = ", ".join(f"{n} {k}" for k, n in sorted(self.counts.items())) or "nothing to send"
         warn = int(self.requests["warnings"].map(len).sum()) if len(self.requests) else 0
+        skipped = f"; {self.skipped_rows:,} price(s) with errors not sent" if self.skipped_rows else ""
         return (f"{len(self.requests)} request(s): {parts}; {warn} warning(s). {self.cells_changed:,} of "
-                f"{self.cells_total:,} price(s) changed since the last accepted push")
+                f"{self.cells_total:,} price(s) changed since the last accepted push{skipped}")
 
 
 def send_rates(valid: pd.DataFrame, settings: Settings, *, journal: str | Path = DEFAULT_JOURNAL, full: bool = False,
                progress: bool = True, command: str = "", client_options: dict | None = None,
-               skipped_rows: int = 0, files: Sequence[Path] = ()) -> PushResult:
+               skipped_rows: int = 0, files: Sequence[Path] = (), not_sent: pd.DataFrame | None = None) -> PushResult:
     """Send the prices of ``valid`` (canonical rates rows, already checked) that changed since the
     platform last accepted them (every one with ``full``); every outcome goes into the journal."""
     if not settings.base_url:
@@ -83,7 +90,7 @@ def send_rates(valid: pd.DataFrame, settings: Settings, *, journal: str | Path =
         j.finish_run(run_id, "done" if failed == 0 else "done_with_failures", cells_total=len(valid),
                      cells_changed=len(delta), requests=len(requests))
     return PushResult(run_id, target, Path(journal), frame_req, rows, len(valid), len(delta), skipped_rows,
-                      list(files))
+                      list(files), not_sent if not_sent is not None else pd.DataFrame(columns=ROW_COLUMNS))
 
 
 def plan(delta: pd.DataFrame) -> tuple[list[RateRequest], list[pd.DataFrame]]:
@@ -180,6 +187,30 @@ def rows_frame(j: Journal, run_id: int) -> pd.DataFrame:
     out.loc[(out["outcome"] == "success") & (out["codes"] != ""), "severity"] = "warning"
     return out[["source", "sheet", "row", "column", "request_id", "hotel", "month", "nights", "outcome", "severity",
                 "codes", "message", "ruid"]]
+
+
+def not_sent_rows(invalid: pd.DataFrame, errors: pd.DataFrame) -> pd.DataFrame:
+    """One row per spreadsheet row with errors (what ``skip_invalid`` leaves out), in the columns of
+    ``rows``: outcome ``not sent (errors)``, the rules as ``codes``, their messages, and how many of
+    the row's prices were left out (``nights``; 0 when none could be read)."""
+    if errors.empty:
+        return pd.DataFrame(columns=ROW_COLUMNS)
+    keys = ["source", "sheet", "row"]
+    err = errors.assign(row=errors["row"].astype("Int64"), sheet=errors["sheet"].fillna(""))
+    out = err.groupby(keys, dropna=False, sort=True).agg(
+        column=("column", "first"), codes=("rule", _join), message=("message", _join)).reset_index()
+    if len(invalid):
+        inv = invalid.assign(row=invalid["row"].astype("Int64"), sheet=invalid["sheet"].fillna(""))
+        g = inv.groupby(keys, sort=False)
+        facts = pd.DataFrame({"nights": g.size(), "hotel": g["hotel_code"].first(),
+                              "month": g["date"].first().map(lambda d: "" if pd.isna(d) else f"{d:%Y-%m}")})
+        out = out.merge(facts.reset_index(), on=keys, how="left")
+    else:
+        out = out.assign(nights=0, hotel=pd.NA, month="")
+    out["nights"] = out["nights"].fillna(0).astype("int64")
+    out["month"] = out["month"].fillna("")
+    out = out.assign(request_id=pd.NA, outcome=NOT_SENT, severity="error", ruid="")
+    return out[ROW_COLUMNS].reset_index(drop=True)
 
 
 def _matching(notices: list[dict], cell) -> list[dict]:

@@ -73,7 +73,7 @@ def test_bad_input_is_one_clear_line(tmp_path: Path, monkeypatch: pytest.MonkeyP
     monkeypatch.chdir(tmp_path)
     seed(tmp_path / "s")
     code, out = cli(*args, "--state-dir", str(tmp_path / "s"))
-    assert code == 1
+    assert code == 2  # the input cannot be used (1 is kept for errors found, e.g. deliveries that failed)
     assert message in " ".join(out.split()) and "Traceback" not in out
 
 
@@ -99,7 +99,7 @@ def test_requests_and_decide(tmp_path: Path) -> None:
     code, out = cli("decide", "R-9", "accept", "--state-dir", str(state), "--note", "room held")
     assert code == 0 and "now awaiting_guest_confirmation" in out
     code, out = cli("decide", "R-9", "decline", "--state-dir", str(state))
-    assert code == 1 and "already accepted" in out
+    assert code == 2 and "already accepted" in out
     code, out = cli("requests", "--all", "--state-dir", str(state))
     assert "awaiting_guest_confirmation" in out
 
@@ -166,9 +166,9 @@ def test_port_in_use_is_a_clear_error(tmp_path: Path) -> None:
         busy.bind(("127.0.0.1", 0))
         busy.listen()
         code, out = cli("serve", "--state-dir", str(tmp_path / "s"), "--port", str(busy.getsockname()[1]))
-    assert code == 1 and "cannot listen on" in " ".join(out.split())
+    assert code == 2 and "cannot listen on" in " ".join(out.split())
 
 
 def test_cert_without_key_is_refused(tmp_path: Path) -> None:
     code, out = cli("serve", "--state-dir", str(tmp_path / "s"), "--cert", str(tmp_path / "c.pem"))
-    assert code == 1 and "give both" in " ".join(out.split())
+    assert code == 2 and "give both" in " ".join(out.split())
