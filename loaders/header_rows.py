@@ -83,16 +83,21 @@ def find_header(rows: Sequence[Sequence[str]], kind: TableKind | None) -> int | 
     return None
 
 
-def two_row_header(header: Sequence[str], below: Sequence[str] | None, kind: TableKind | None) -> bool:
-    """Does the row below the header look like a second header row (merged or stacked headers)?
+def two_row_header(header: Sequence[str], other: Sequence[str] | None, kind: TableKind | None,
+                   above: bool = False) -> bool:
+    """Does ``other``, the row below the header (or above it), look like more header (merged or
+    stacked headers)?
 
-    It does when none of its cells holds a digit (data rows hold ids, dates and prices) and it
-    either has text under a blank header cell or names a field of the table.
+    It does when none of its cells holds a digit (data rows hold ids, dates and prices) and, below
+    the header, it has text under a blank header cell or names a field of the table; above the
+    header, it has text over a header cell that names no field (``Amount`` over ``AfterTax``).
     """
-    if below is None or kind is None:
+    if other is None or kind is None:
         return False
-    texts = [(i, c) for i, c in enumerate(below) if c]
+    texts = [(i, c) for i, c in enumerate(other) if c]
     if not texts or any(_DIGIT.search(c) for _, c in texts):
         return False
+    if above:
+        return any(i < len(header) and header[i] and not kind.named_fields([header[i]]) for i, _ in texts)
     under_blank = any(i >= len(header) or not header[i] for i, _ in texts)
     return under_blank or bool(kind.named_fields([c for _, c in texts]))

@@ -105,8 +105,8 @@ def _skipped_notes(tables: Tables) -> pd.DataFrame:
 
 def _ignored_note(raw: RawSheet) -> dict:
     seen = ", ".join(f"`{h}`" for h in raw.header if h) or "none"
-    return {"source": raw.source, "sheet": raw.sheet, "row": raw.header_row, "column": "", "value": "",
-            "rule": "sheet_ignored", "severity": "warning",
+    return {"source": raw.source, "sheet": raw.sheet, "row": raw.header_row, "column": "",
+            "value": "not a rates sheet", "rule": "sheet_ignored", "severity": "warning",
             "message": f"sheet `{raw.sheet}` is not a rates sheet (no row within its first {HEADER_SEARCH_ROWS} names "
                        f"rates columns such as `HotelCode`, `InvTypeCode`, `RatePlanCode`; headers found: {seen}) "
                        "and was not read"}

@@ -98,11 +98,11 @@ def read_rooms(paths: str | Path | Iterable[str | Path], sheet: str | Sequence[s
                                 "table: name the file's columns as in docs/rooms.md (e.g. `HotelCode`, `InvCode`, "
                                 "`RoomType`; `SubRoom`; `AmenityCode`)." + (f" {raw.hint}" if raw.hint else ""),
                                 source=raw.source)
-            what = "a rates sheet (check it with `workbench validate rates`)" if kind == "rates" else \
-                "not a Rooms, SubRooms or Amenities sheet"
+            what = "a rates sheet" if kind == "rates" else "not a Rooms, SubRooms or Amenities sheet"
             records.append({"source": raw.source, "sheet": raw.sheet, "row": raw.header_row, "column": "",
-                            "value": "", "rule": "sheet_ignored", "severity": "warning",
-                            "message": f"sheet `{raw.sheet}` is {what} and was not read"})
+                            "value": what, "rule": "sheet_ignored", "severity": "warning",
+                            "message": f"sheet `{raw.sheet}` is {what} and was not read"
+                                       + (" (check it with `workbench validate rates`)" if kind == "rates" else "")})
             continue
         frame, cols = _read_kind(raw, kind, records)
         parts[kind].append(frame)

@@ -48,6 +48,7 @@ class RawSheet:
     errors: dict[tuple[int, int], str] = field(default_factory=dict)  # (row, column) -> `#DIV/0!` ...
     first_column: int | None = None  # 0-based sheet column of column 0 (xlsx), to find cells in the XML
     hint: str = ""       # what to add to an error about the headers (e.g. the likely encoding)
+    last_row: int | None = None  # the last row the sheet says it uses (xlsx), formulas without a value included
 
 
 @dataclass
@@ -164,9 +165,11 @@ def sheet_states(path: Path) -> dict[str, str]:
 def _read_sheet(path: Path, reader: object, name: str, kind: TableKind | None,
                 header_row: int | None) -> RawSheet | None:
     peek: list[xlsx_xml.PeekedRow] | None = None
+    last_row = None
     if path.suffix.lower() in xlsx_xml.XLSX_SUFFIXES:
         try:
-            peek = xlsx_xml.first_rows(path, name, HEADER_SEARCH_ROWS)
+            peeked = xlsx_xml.first_rows(path, name, HEADER_SEARCH_ROWS)
+            peek, last_row = peeked.rows, peeked.last_row
         except (KeyError, zipfile.BadZipFile, ValueError, OSError):
             peek = None
         if peek == []:
@@ -211,8 +214,15 @@ def _read_sheet(path: Path, reader: object, name: str, kind: TableKind | None,
             raise _blank_header_row(path.name, name, header_row)
         return None
     raw.errors = errors
+    raw.last_row = last_row
     if header_cells:
         raw.first_column = _first_column(header_cells, raw.header)
+    above = next((r.cells for r in peek or [] if r.row == raw.header_row - 1), None)
+    if above is not None and raw.first_column is not None and not raw.hint and raw.header_found:
+        over = [above.get(raw.first_column + pos, "") for pos in range(len(raw.header))]
+        if two_row_header(raw.header, over, kind, above=True):
+            raw.hint = (f"Row {raw.header_row - 1} above the header looks like part of it (a header over two rows, "
+                        "or merged header cells): keep one header row with one name per column.")
     return raw
 
 
@@ -226,17 +236,18 @@ def _first_column(cells: dict[int, str], header: list[str]) -> int | None:
     return None
 
 
-def formula_cells(raw: RawSheet) -> dict[tuple[int, int], str]:
-    """``{(Excel row, column position): formula}`` for the sheet's formulas that have no saved
-    value (read as blank cells). Only .xlsx/.xlsm can hold them; costs one pass over the sheet."""
+def blank_cells(raw: RawSheet) -> xlsx_xml.Blanks:
+    """Formulas without a saved value and merged ranges of the sheet, by column position (not
+    sheet column). Only .xlsx/.xlsm hold them; costs one pass over the sheet."""
+    none = xlsx_xml.Blanks({}, [])
     if raw.path.suffix.lower() not in xlsx_xml.XLSX_SUFFIXES or not raw.sheet:
-        return {}
+        return none
     try:
-        found = xlsx_xml.formulas_without_value(raw.path, raw.sheet)
+        found = xlsx_xml.scan_blanks(raw.path, raw.sheet)
     except (KeyError, zipfile.BadZipFile, ValueError, OSError):
-        return {}
-    if not found:
-        return {}
+        return none
+    if not found.formulas and not found.merged:
+        return none
     first = raw.first_column
     if first is None:
         from python_calamine import CalamineWorkbook
@@ -244,25 +255,38 @@ def formula_cells(raw: RawSheet) -> dict[tuple[int, int], str]:
         with CalamineWorkbook.from_path(str(raw.path)) as wb:
             start = wb.get_sheet_by_name(raw.sheet).start
         first = int(start[1]) if start else 0
-    return {(row, col - first): f for (row, col), f in found.items() if col >= first}
+    return xlsx_xml.Blanks({(row, col - first): f for (row, col), f in found.formulas.items() if col >= first},
+                           [(r1, c1 - first, r2, c2 - first) for r1, c1, r2, c2 in found.merged])
 
 
 def problem_cells(raw: RawSheet, used: dict[int, str]) -> dict[tuple[int, int], tuple[str, str, str]]:
-    """Cells of the columns read (``used``: position -> header) that hold an Excel error value or a
-    formula without a saved value, which the fast readers see as blank: ``{(Excel row, position):
-    (rule, value, message)}``. The sheet XML is searched for formulas only when a column read has a
-    blank cell, rows are missing (blank to the reader) or no row has a value."""
+    """Cells of the columns read (``used``: position -> header) that the fast readers see as blank
+    but are not: an Excel error value, a formula without a saved value, or a cell of a merged
+    range other than its first: ``{(Excel row, position): (rule, value, message)}``. The sheet XML
+    is searched only when a column read has a blank cell, rows are missing (blank to the reader)
+    or no row has a value."""
     out = {key: ("excel_error", v, f"the cell holds the Excel error `{v}`: correct the formula, or type the value")
            for key, v in raw.errors.items() if key[1] in used}
     if raw.path.suffix.lower() not in xlsx_xml.XLSX_SUFFIXES or not raw.sheet:
         return out
     body = raw.body[[p for p in used if p in raw.body.columns]]
-    gaps = len(raw.rows) > 0 and int(raw.rows.iloc[-1]) - raw.header_row != len(raw.rows)
+    last = int(raw.rows.iloc[-1]) if len(raw.rows) else raw.header_row
+    gaps = last - raw.header_row != len(raw.rows) or (raw.last_row is not None and raw.last_row > last)
     if len(body) == 0 or gaps or bool(body.isna().to_numpy().any()):
-        for key, formula in formula_cells(raw).items():
+        blanks = blank_cells(raw)
+        for key, formula in blanks.formulas.items():
             if key[1] in used and key[0] > raw.header_row:
                 out.setdefault(key, ("formula_no_value", formula,
                                      "formula with no saved value: open and save the file in Excel"))
+        for r1, c1, r2, c2 in blanks.merged:
+            ref = (f"{xlsx_xml.column_letters(c1 + (raw.first_column or 0))}{r1}:"
+                   f"{xlsx_xml.column_letters(c2 + (raw.first_column or 0))}{r2}")
+            for row in range(max(r1, raw.header_row + 1), min(r2, last) + 1):
+                for pos in range(c1, c2 + 1):
+                    if pos in used and (row, pos) != (r1, c1):
+                        out.setdefault((row, pos), ("merged_cells", ref,
+                                                    f"part of the merged cells `{ref}`: only the first of them "
+                                                    "holds the value; unmerge the cells and fill in each row"))
     return dict(sorted(out.items()))
 
 
@@ -290,6 +314,11 @@ def _read_csv(path: Path, kind: TableKind | None, encoding: str | None, header_r
         raise LoadError(f"`{path.name}` cannot be read: {exc.strerror}.", source=path.name) from exc
     used = encoding or text_files.detect(data)
     text = text_files.decode(data, used, path.name)
+    if "\x00" in text[:4000]:  # UTF-16 read as a one-byte encoding
+        likely = text_files.likely_encoding(data, used, kind.is_header if kind else (lambda _c: True))
+        raise LoadError(f"`{path.name}` holds zero bytes when read as {text_files.encoding_name(used)}"
+                        + (f": the file looks like {text_files.encoding_name(likely)} text: try --encoding {likely}."
+                           if likely else ": give its encoding with --encoding (e.g. utf-16)."), source=path.name)
     raw = _csv_table(path, text, kind, header_row)
     if raw is not None and kind is not None and not raw.header_found and header_row is None:
         likely = text_files.likely_encoding(data, used, kind.is_header)
@@ -370,12 +399,16 @@ def split_header(path: Path, sheet: str, table: pa.Table, first_row: int, kind: 
             f"{where}: rows {first_row + h} and {first_row + int(after[0])} both look like header rows (a header "
             "over two rows, or merged header cells): keep one header row with one name per column (e.g. "
             "`AmountAfterTax`, `AmountBeforeTax`) and unmerge the header cells.", source=path.name, sheet=sheet)
+    hint = ""
+    if found and h > 0 and not blank_np[h - 1] and two_row_header(header, cells(h - 1), kind, above=True):
+        hint = (f"Row {first_row + h - 1} above the header looks like part of it (a header over two rows, or merged "
+                "header cells): keep one header row with one name per column.")
     mask = pa.array(keep)
     body = pd.DataFrame({i: pd.Series(pc.filter(c, mask).to_pandas(types_mapper=_STRING.get), dtype="string")
                          for i, c in enumerate(cols)})
     rows = pd.Series(np.arange(first_row, first_row + len(keep), dtype="int64")[keep])
     return RawSheet(source=path.name, path=path, sheet=sheet, header=header, body=body, rows=rows,
-                    header_row=first_row + h, header_found=found)
+                    header_row=first_row + h, header_found=found, hint=hint)
 
 
 _STRING = {pa.string(): pd.StringDtype("pyarrow"), pa.large_string(): pd.StringDtype("pyarrow")}

@@ -20,7 +20,7 @@ from loaders.errors import LoadError
 
 _BOMS = ((codecs.BOM_UTF32_LE, "utf-32"), (codecs.BOM_UTF32_BE, "utf-32"), (codecs.BOM_UTF8, "utf-8-sig"),
          (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16"))
-SUSPECTS = ("utf-8-sig", "utf-16", "utf-16-le", "utf-16-be", "cp1252", "cp850", "mac_roman", "latin-1")
+SUSPECTS = ("utf-8", "utf-16", "utf-16-le", "utf-16-be", "cp1252", "cp850", "mac_roman", "latin-1")
 _NAMES = {"utf-8-sig": "UTF-8", "utf-8": "UTF-8", "utf-16": "UTF-16", "utf-16-le": "UTF-16 LE",
           "utf-16-be": "UTF-16 BE", "utf-32": "UTF-32", "cp1252": "Windows-1252", "cp850": "DOS (cp850)",
           "mac_roman": "Mac Roman", "latin-1": "Latin-1 (ISO-8859-1)", "iso8859-1": "Latin-1 (ISO-8859-1)"}
@@ -80,19 +80,30 @@ def decode(data: bytes, encoding: str, source: str) -> str:
 
 
 def split(text: str, source: str) -> pd.DataFrame:
-    """CSV text -> a frame of text cells (delimiter sniffed among `,` `;` tab `|`)."""
+    """CSV text -> a frame of text cells (delimiter sniffed among `,` `;` tab `|`).
+
+    Rows may have fewer cells than others (title rows above the header): the width is taken from
+    the first rows, and a file whose later rows are wider is read again row by row.
+    """
+    sample = "\n".join(text[:20000].splitlines()[:-1] or text.splitlines()[:1])
     try:
-        sep = csv.Sniffer().sniff(text[:20000], delimiters=",;\t|").delimiter
+        sep = csv.Sniffer().sniff(sample, delimiters=",;\t|").delimiter
     except csv.Error:
         sep = ","
+    width = max((len(r) for r in csv.reader(text[:20000].splitlines()[:60], delimiter=sep)), default=1)
     try:
-        return pd.read_csv(io.StringIO(text), sep=sep, header=None, dtype=str, keep_default_na=False,
-                           skip_blank_lines=False, engine="c")
+        return pd.read_csv(io.StringIO(text), sep=sep, header=None, names=range(width), dtype=str,
+                           keep_default_na=False, skip_blank_lines=False, engine="c")
     except pd.errors.EmptyDataError:
         return pd.DataFrame()
-    except (pd.errors.ParserError, ValueError) as exc:
-        first = str(exc).strip().splitlines()[0][:200] if str(exc).strip() else type(exc).__name__
-        raise LoadError(f"`{source}` is not a readable CSV file ({first}).", source=source) from exc
+    except (pd.errors.ParserError, ValueError):
+        pass
+    try:
+        rows = list(csv.reader(io.StringIO(text), delimiter=sep))
+    except csv.Error as exc:
+        raise LoadError(f"`{source}` is not a readable CSV file ({exc}).", source=source) from exc
+    width = max((len(r) for r in rows), default=0)
+    return pd.DataFrame([r + [""] * (width - len(r)) for r in rows], dtype=object).astype(str)
 
 
 def first_rows(text: str, n: int = 20) -> list[list[str]]:

@@ -75,7 +75,7 @@ def load_typed(reader: object, name: str, header_index: int, text_names: Sequenc
         header = _header_texts(sheet.selected_columns, table)
         if header is None:
             return None
-        errors, mismatched = _split_errors(cell_errors)
+        errors, mismatched = _split_errors(cell_errors, header_index)
         numeric = {p for p in number_columns(header)
                    if p < table.num_columns and not _is_text(table.column(p).type)}
         coerced = {p for p in numeric if _may_hold_booleans(table.column(p))}
@@ -92,16 +92,18 @@ def load_text(reader: object, name: str) -> SheetTable:
     """The whole range as text (header included, ``header_index`` 0 until the caller finds it)."""
     sheet = reader.load_sheet(name, header_row=None, dtypes="string")  # type: ignore[attr-defined]
     table, cell_errors = sheet.to_arrow_with_errors()
-    errors, _ = _split_errors(cell_errors)
+    errors, _ = _split_errors(cell_errors, 0)
     return SheetTable(pa.table({f"c{i}": col for i, col in enumerate(table.columns)}), 0, errors)
 
 
-def _split_errors(cell_errors: object) -> tuple[dict[tuple[int, int], str], set[int]]:
-    """Excel error values by (range row, column), and the columns with a cell that did not fit."""
+def _split_errors(cell_errors: object, offset: int) -> tuple[dict[tuple[int, int], str], set[int]]:
+    """Excel error values by (range row, column), and the columns with a cell that did not fit
+    (fastexcel counts rows from the header row, which is ``offset`` rows into the range)."""
     errors: dict[tuple[int, int], str] = {}
     mismatched: set[int] = set()
     for e in getattr(cell_errors, "errors", None) or []:
         row, col = (int(x) for x in e.position)
+        row += offset
         m = _ERROR_DETAIL.search(str(getattr(e, "detail", "")))
         if m:
             errors[(row, col)] = EXCEL_ERRORS.get(m.group(1), "#" + m.group(1).upper())

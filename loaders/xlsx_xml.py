@@ -7,8 +7,9 @@ common case:
 
 - :func:`first_rows` streams only the first rows of a sheet (to find the header row, and which
   columns to ask the fast reader for as text);
-- :func:`formulas_without_value` scans a sheet for formula cells without a saved value; it is
-  called only when a sheet has blank cells where a value is required.
+- :func:`scan_blanks` scans a sheet for formula cells without a saved value and for merged
+  cells (only the first cell of a merged range holds its value); it is called only when a sheet
+  has blank cells in the columns read.
 """
 
 from __future__ import annotations
@@ -67,18 +68,32 @@ def sheet_part(zf: zipfile.ZipFile, sheet: str) -> str:
     raise KeyError(sheet)
 
 
-def first_rows(path: Path, sheet: str, limit: int = 20) -> list[PeekedRow]:
+@dataclass(frozen=True)
+class Peek:
+    """The first rows holding a value, and the last row the sheet says it uses (``<dimension>``;
+    ``None`` when absent), which counts formula cells without a value too."""
+
+    rows: list[PeekedRow]
+    last_row: int | None
+
+
+def first_rows(path: Path, sheet: str, limit: int = 20) -> Peek:
     """The first ``limit`` rows holding a value, as text (shared strings resolved, booleans as
     ``TRUE``/``FALSE``, numbers and dates as stored: a date header is its serial number)."""
     from lxml import etree
 
     rows: list[tuple[int, dict[int, tuple[str | None, str]]]] = []
+    last_row = None
     with zipfile.ZipFile(path) as zf:
         part = sheet_part(zf, sheet)
         with zf.open(part) as fh:
             next_row = 1
-            for _, el in etree.iterparse(fh, events=("end",), tag=f"{_NS}row", resolve_entities=False,
-                                         no_network=True, huge_tree=True):
+            for _, el in etree.iterparse(fh, events=("end",), tag=(f"{_NS}row", f"{_NS}dimension"),
+                                         resolve_entities=False, no_network=True, huge_tree=True):
+                if el.tag == f"{_NS}dimension":
+                    m = re.search(r"(\d+)$", el.get("ref") or "")
+                    last_row = int(m.group(1)) if m else None
+                    continue
                 number = int(el.get("r") or next_row)
                 next_row = number + 1
                 cells: dict[int, tuple[str | None, str]] = {}
@@ -110,7 +125,7 @@ def first_rows(path: Path, sheet: str, limit: int = 20) -> list[PeekedRow]:
                 texts[col] = text
         if texts:
             out.append(PeekedRow(number, texts))
-    return out
+    return Peek(out, last_row)
 
 
 def _cell_text(c) -> str | None:  # noqa: ANN001 - an lxml element
@@ -146,13 +161,24 @@ _FORMULA = re.compile(rb"<(?:\w+:)?f[\s>/]")
 _CELL_START = re.compile(rb"<(?:\w+:)?c[\s>]")
 
 
-def formulas_without_value(path: Path, sheet: str) -> dict[tuple[int, int], str]:
-    """``{(Excel row, 0-based sheet column): formula}`` for formula cells with no saved value.
+_MERGE = re.compile(rb'<(?:\w+:)?mergeCell\s[^>]*?ref="([A-Z]+)(\d+)(?::([A-Z]+)(\d+))?"')
 
-    Formulas are rare, so the XML is searched as bytes for ``<f`` and only the cells around
-    each hit are parsed: the cost is one decompression of the sheet.
+
+@dataclass
+class Blanks:
+    """What the XML says about cells the fast readers see as blank."""
+
+    formulas: dict[tuple[int, int], str]            # (Excel row, 0-based column) -> formula, no saved value
+    merged: list[tuple[int, int, int, int]]         # (first row, first column, last row, last column)
+
+
+def scan_blanks(path: Path, sheet: str) -> Blanks:
+    """Formula cells without a saved value, and merged ranges, of one sheet.
+
+    Formulas are rare, so the XML is searched as bytes for ``<f`` and only the cells around each
+    hit are parsed: the cost is one decompression of the sheet.
     """
-    out: dict[tuple[int, int], str] = {}
+    out = Blanks({}, [])
     with zipfile.ZipFile(path) as zf:
         part = sheet_part(zf, sheet)
         with zf.open(part) as fh:
@@ -164,10 +190,15 @@ def formulas_without_value(path: Path, sheet: str) -> dict[tuple[int, int], str]
                 if chunk and cut < len(b"</row>"):
                     tail = data
                     continue
-                _scan(data[:cut], out)
-                tail = data[cut:]
+                _scan(data[:cut], out.formulas)
                 if not chunk:
+                    for m in _MERGE.finditer(data):
+                        c1, r1 = column_index(m.group(1).decode()), int(m.group(2))
+                        c2 = column_index(m.group(3).decode()) if m.group(3) else c1
+                        r2 = int(m.group(4)) if m.group(4) else r1
+                        out.merged.append((r1, c1, r2, c2))
                     break
+                tail = data[cut:]
     return out
 
 

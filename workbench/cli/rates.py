@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich.markup import escape
 
 from workbench.cli.console import console, fail, print_issues
 
@@ -25,6 +26,21 @@ SheetOpt = Annotated[list[str] | None, typer.Option("--sheet", help="Read only t
                                                     show_default=False)]
 FxOpt = Annotated[Path | None, typer.Option("--fx", help="FX table (currency,units_per_eur[,as_of]) for the "
                                                          "50,000 EUR cap.", show_default=False)]
+EncodingOpt = Annotated[str | None, typer.Option(
+    "--encoding", help="Encoding of CSV files (e.g. utf-8, utf-16, cp1252); default: detected.", show_default=False)]
+HeaderRowOpt = Annotated[int | None, typer.Option(
+    "--header-row", min=1, help="Row holding the column names, counted as in Excel (1 = first row); default: the "
+                                "first of the first 20 rows naming known columns.", show_default=False)]
+SKIPPED_RULES = ("hidden_sheet", "sheet_ignored")
+
+
+def print_skipped(issues) -> None:
+    """Say which sheets were not read (hidden, or not the table asked for), before the issues."""
+    skipped = issues[issues["rule"].isin(SKIPPED_RULES)]
+    for r in skipped.itertuples(index=False):
+        why = f"{r.value}; name it with --sheet to read it" if r.rule == "hidden_sheet" else str(r.value)
+        console.print(f"[yellow]Skipped[/] sheet [bold]{escape(str(r.sheet))}[/] of {escape(str(r.source))} "
+                      f"({escape(why)})")
 
 
 def _as_of(value: str | None) -> dt.date | None:
@@ -38,7 +54,7 @@ def _as_of(value: str | None) -> dt.date | None:
 
 
 def _check(files: list[Path], sheet: list[str] | None, registry: list[Path] | None, as_of: str | None,
-           fx: Path | None, extra_registry=None):
+           fx: Path | None, extra_registry=None, encoding: str | None = None, header_row: int | None = None):
     from loaders import LoadError, read_registry
     from workbench.flows.rates import check_rates
 
@@ -47,7 +63,10 @@ def _check(files: list[Path], sheet: list[str] | None, registry: list[Path] | No
             reg = read_registry(registry) if registry else None
             if extra_registry is not None:
                 reg = extra_registry if reg is None else reg.merge(extra_registry)
-            return check_rates(files, sheet=sheet or None, registry=reg, as_of=_as_of(as_of), fx=fx)
+            check = check_rates(files, sheet=sheet or None, registry=reg, as_of=_as_of(as_of), fx=fx,
+                                encoding=encoding, header_row=header_row)
+        print_skipped(check.issues)
+        return check
     except LoadError as exc:
         fail(str(exc))
         raise
@@ -64,11 +83,13 @@ def validate_rates_cmd(
     sheet: SheetOpt = None,
     fx: FxOpt = None,
     show: Annotated[int, typer.Option(help="How many issues to print.")] = 20,
+    encoding: EncodingOpt = None,
+    header_row: HeaderRowOpt = None,
 ) -> None:
     """Check rates files. Exit code 0: no errors; 1: errors found; 2: the input cannot be used."""
     from workbench.reports.validation import ReportContext, write_report
 
-    check = _check(files, sheet, registry, as_of, fx)
+    check = _check(files, sheet, registry, as_of, fx, encoding=encoding, header_row=header_row)
     print_issues(check.issues, rows=len(check.frame), limit=show)
     ctx = ReportContext(title="Rates validation", files=check.files, as_of=check.as_of, rows_checked=len(check.frame))
     for path in report or []:
@@ -104,6 +125,8 @@ def push_rates_cmd(
                                                      "before checking.")] = True,
     sheet: SheetOpt = None,
     fx: FxOpt = None,
+    encoding: EncodingOpt = None,
+    header_row: HeaderRowOpt = None,
 ) -> None:
     """Send rates as OTA_HotelRateAmountNotif requests (one hotel and month each), or write them with --dry-run.
 
@@ -114,7 +137,7 @@ def push_rates_cmd(
     from workbench.flows.rates import dry_run as write_dry_run
 
     if dry_run is not None:
-        check = _check(files, sheet, registry, as_of, fx)
+        check = _check(files, sheet, registry, as_of, fx, encoding=encoding, header_row=header_row)
         print_issues(check.issues, rows=len(check.frame), limit=10)
         try:
             written = write_dry_run(check, dry_run, skip_invalid=skip_invalid)
@@ -128,8 +151,8 @@ def push_rates_cmd(
     settings = load_settings(env_file)
     extra = None
     if fetch_registry:
-        extra = _platform_registry(files, sheet, settings)
-    check = _check(files, sheet, registry, as_of, fx, extra_registry=extra)
+        extra = _platform_registry(files, sheet, settings, encoding, header_row)
+    check = _check(files, sheet, registry, as_of, fx, extra_registry=extra, encoding=encoding, header_row=header_row)
     print_issues(check.issues, rows=len(check.frame), limit=10)
     from workbench.flows.rates import push_rates
 
@@ -161,7 +184,8 @@ def load_settings(env_file: Path | None):
     return Settings.from_env()
 
 
-def _platform_registry(files: list[Path], sheet: list[str] | None, settings):
+def _platform_registry(files: list[Path], sheet: list[str] | None, settings, encoding: str | None = None,
+                       header_row: int | None = None):
     """Rooms and rate plans of the properties in ``files``, read from the platform (roomrates)."""
     from loaders import LoadError, read_rates
     from workbench.platform.registry import fetch_registry
@@ -169,7 +193,7 @@ def _platform_registry(files: list[Path], sheet: list[str] | None, settings):
     if not settings.base_url:
         return None
     try:
-        frame, _ = read_rates(files, sheet=sheet or None)
+        frame, _ = read_rates(files, sheet=sheet or None, encoding=encoding, header_row=header_row)
     except LoadError as exc:
         fail(str(exc))
     hotels = sorted({int(h) for h in frame["hotel_code"].dropna().unique()})

@@ -9,7 +9,14 @@ from typing import Annotated
 import typer
 
 from workbench.cli.console import console, fail, print_issues
-from workbench.cli.rates import load_settings, push_app, validate_app
+from workbench.cli.rates import (
+    EncodingOpt,
+    HeaderRowOpt,
+    load_settings,
+    print_skipped,
+    push_app,
+    validate_app,
+)
 
 fetch_app = typer.Typer(help="Read what the platform stores (room types, amenities) into frames and workbooks.",
                         no_args_is_help=True)
@@ -24,15 +31,17 @@ Report = Annotated[list[Path] | None, typer.Option(
     show_default=False)]
 
 
-def _check(files: list[Path]):
+def _check(files: list[Path], encoding: str | None = None, header_row: int | None = None):
     from loaders import LoadError
     from workbench.flows.rooms import check_rooms
 
     try:
         with console.status("Reading and checking…"):
-            return check_rooms(files)
+            check = check_rooms(files, encoding=encoding, header_row=header_row)
     except LoadError as exc:
         fail(str(exc))
+    print_skipped(check.issues)
+    return check
 
 
 def _reports(issues, files: list[Path], paths: list[Path] | None, title: str) -> None:
@@ -48,9 +57,10 @@ def _reports(issues, files: list[Path], paths: list[Path] | None, title: str) ->
 
 @validate_app.command("rooms")
 def validate_rooms_cmd(files: Files, report: Report = None,
-                       show: Annotated[int, typer.Option(help="How many issues to print.")] = 20) -> None:
+                       show: Annotated[int, typer.Option(help="How many issues to print.")] = 20,
+                       encoding: EncodingOpt = None, header_row: HeaderRowOpt = None) -> None:
     """Check room types, sub-rooms and amenities. Exit code 0: no errors; 1: errors; 2: unusable input."""
-    check = _check(files)
+    check = _check(files, encoding, header_row)
     console.print(f"{len(check.rooms)} room type(s), {len(check.subrooms)} sub-room(s), "
                   f"{len(check.amenities)} amenity row(s) read")
     print_issues(check.issues, limit=show)
