@@ -179,14 +179,13 @@ def _coverage(c: RateCheck) -> pd.DataFrame:
     mask = _first_rows_mask(c, keys, groups)
     rows = f.loc[mask]
     n = pd.Series(nights[keys.ids[mask]], index=rows.index)
-    layout = c.layout(rows)
-    column = c.header(rows, "date", "Date").where(layout == "long", c.header(rows, "start", "Start"))
-    column = column.where(layout != "wide", rows["amount_column"])
+    # on the room-rate's RatePlanCode cell (its first row), with the count in words
+    column = c.header(rows, "rate_plan_code", "RatePlanCode")
+    value = n.astype(str) + f" of the next {COVERAGE_DAYS} nights priced"
     message = (n.astype(str) + f" of the next {COVERAGE_DAYS} nights (from {c.as_of:%Y-%m-%d}) have a price for room "
                + rows["inv_type_code"].astype(str) + ", rate " + rows["rate_plan_code"].astype(str)
                + ": the platform recommends loading at least 12 months ahead")
-    return issues_where(f, mask, column=column, value=n.astype(str),
-                        rule="coverage", severity="warning", message=message)
+    return issues_where(f, mask, column=column, value=value, rule="coverage", severity="warning", message=message)
 
 
 def as_date(value: dt.date | str | None) -> dt.date | None:

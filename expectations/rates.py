@@ -31,6 +31,7 @@ from expectations.reference import (
 from loaders import Registry
 from loaders.issues import combine, empty_issues, issues_where
 from loaders.normalize import decimal_text
+from loaders.unread import unread_rows
 
 
 def validate_rates(frame: pd.DataFrame, *, registry: Registry | None = None, as_of: dt.date | None = None,
@@ -38,14 +39,26 @@ def validate_rates(frame: pd.DataFrame, *, registry: Registry | None = None, as_
     """Check ``frame`` against the platform's rate rules; return the issues frame.
 
     ``as_of`` defaults to today in CET; ``registry`` adds what is known about properties, rooms
-    and rate plans; ``load_issues`` (from the loader) are merged into the result.
+    and rate plans; ``load_issues`` (from the loader) are merged into the result. The rules on one
+    row also run on the rows the loader left out for an unreadable cell (``loaders.unread``), so
+    every problem of a row is reported; rules over groups of rows read only the frame.
     """
     frame = frame.reset_index(drop=True)
-    check = RateCheck(frame, registry or Registry(), as_of or cet_today(), fx or read_fx_table(), Coder(frame))
+    registry, as_of, fx = registry or Registry(), as_of or cet_today(), fx or read_fx_table()
+    check = RateCheck(frame, registry, as_of, fx, Coder(frame))
     parts = [load_issues if load_issues is not None else empty_issues()]
+    unread = unread_rows(frame)
+    if unread is not None and len(unread):
+        unread = unread.astype(frame.dtypes.to_dict())
+        for rules, known in ((_price_rules, ["amount_minor"]), (_date_rules, ["date"]),
+                             (_room_rate_rules, ["hotel_code", "inv_type_code", "rate_plan_code"])):
+            with_them = pd.concat([frame, unread.dropna(subset=known)], ignore_index=True)
+            with_them.attrs = {"headers": frame.attrs.get("headers", {})}
+            parts += rules(RateCheck(with_them, registry, as_of, fx, Coder(with_them)))
+    elif len(frame):
+        parts += _price_rules(check) + _date_rules(check) + _room_rate_rules(check)
     if len(frame):
-        parts += _price_rules(check) + _date_rules(check) + _room_rate_rules(check) + _duplicate_rules(check)
-        parts += groups.group_rules(check)
+        parts += _duplicate_rules(check) + groups.group_rules(check)
     return combine(parts)
 
 

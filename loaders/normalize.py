@@ -14,7 +14,10 @@ from decimal import Decimal, InvalidOperation
 import numpy as np
 import pandas as pd
 
+from loaders.money import split_currency
+
 EXCEL_EPOCH = dt.date(1899, 12, 30)
+FIRST_YEAR, LAST_YEAR = 1900, 2199
 _ISO_DATE = re.compile(r"^(\d{4})-(\d{1,2})-(\d{1,2})(?:[ T]00:00(?::00(?:\.0+)?)?)?$")
 _SERIAL = re.compile(r"^\d{1,6}(?:\.0+)?$")
 _SPACES = re.compile(r"[\s\u00a0\u202f\u2009']")
@@ -30,7 +33,7 @@ def _by_unique(values: pd.Series, parse):
 
 def parse_dates(values: pd.Series) -> tuple[pd.Series, pd.Series]:
     """Text -> ``datetime64[ns]``; returns (dates, error text or NA per cell)."""
-    codes, parsed = _by_unique(values, _parse_date)
+    codes, parsed = _by_unique(values, parse_date)
     n = len(values)
     out = np.full(n, np.datetime64("NaT"), dtype="datetime64[ns]")
     errors = np.full(n, None, dtype=object)
@@ -44,26 +47,64 @@ def parse_dates(values: pd.Series) -> tuple[pd.Series, pd.Series]:
     return pd.Series(out, index=values.index), pd.Series(errors, index=values.index, dtype=object)
 
 
-def _parse_date(text: str) -> tuple[dt.date | None, str | None]:
+def parse_date(text: str) -> tuple[dt.date | None, str | None]:
+    """One date cell: ``YYYY-MM-DD`` (midnight allowed) or an Excel serial number."""
     m = _ISO_DATE.match(text)
     if m:
         try:
-            return dt.date(int(m[1]), int(m[2]), int(m[3])), None
+            return _in_years(dt.date(int(m[1]), int(m[2]), int(m[3])), text)
         except ValueError:
             return None, f"`{text}` is not a real calendar date"
     if _SERIAL.match(text):
         serial = int(float(text))
         if 1 <= serial <= 2958465:
-            return EXCEL_EPOCH + dt.timedelta(days=serial), None
+            return _in_years(EXCEL_EPOCH + dt.timedelta(days=serial), text)
     if re.match(r"^\d{4}-\d{1,2}-\d{1,2}[ T]\d", text):
         return None, f"`{text}` has a time of day; give the date only (YYYY-MM-DD)"
     return None, (f"`{text}` is not a date this tool reads without guessing: write it as YYYY-MM-DD "
                   "or format the cell as a date")
 
 
-def parse_decimal(text: str) -> tuple[Decimal | None, str | None]:
-    """An amount typed by a person: ``99.99``, ``1,234.50``, ``1.234,50``, ``449,50``, ``1 250,00``."""
+def _in_years(day: dt.date, text: str) -> tuple[dt.date | None, str | None]:
+    """Nights outside 1900-2199 are no price list's (and beyond what a date column can hold)."""
+    if day.year < FIRST_YEAR:
+        return None, f"`{text}` is too far in the past: check the year"
+    if day.year > LAST_YEAR:
+        return None, f"`{text}` is too far in the future (the platform takes nights up to 5 years ahead): check the year"
+    return day, None
+
+
+def is_serial(text: str) -> bool:
+    """Text that could be an Excel date serial number (a whole number of up to six digits)."""
+    return bool(_SERIAL.match(text))
+
+
+def is_serial_date(text: str) -> bool:
+    """Text that is an Excel date serial number between 2000-01-01 and 9999-12-31."""
+    return bool(_SERIAL.match(text)) and 36526 <= float(text) <= 2958465
+
+
+BOOLEAN_WORDS = frozenset({"true", "false", "wahr", "falsch", "vrai", "faux", "verdadero", "falso", "vero"})
+#: the largest amount read: 10**15 is beyond the platform's cap (50,000 EUR a night) in any currency
+MAX_AMOUNT_DIGITS = 15
+MAX_DECIMALS = 18
+THREE_DECIMAL_CURRENCIES = frozenset({"BHD", "IQD", "JOD", "KWD", "LYD", "OMR", "TND"})
+
+
+def boolean_word(text: str) -> bool:
+    """``TRUE``/``FALSE`` (an Excel boolean, or the word): a yes/no value, never a 1 or a 0."""
+    return text.strip().casefold() in BOOLEAN_WORDS
+
+
+def parse_decimal(text: str, grouping: bool = False) -> tuple[Decimal | None, str | None]:
+    """An amount typed by a person: ``99.99``, ``1,234.50``, ``1.234,50``, ``449,50``, ``1 250,00``.
+
+    ``grouping``: a single comma followed by three digits (``12,000``) is a thousands separator
+    (the amount carries the mark of a currency with fewer than three decimals).
+    """
     raw = text
+    if boolean_word(text):
+        return None, f"`{raw}` is a yes/no value (TRUE/FALSE), not a number: type the amount"
     t = _SPACES.sub("", text)
     if t.startswith("(") and t.endswith(")"):
         t = "-" + t[1:-1]
@@ -85,21 +126,44 @@ def parse_decimal(text: str) -> tuple[Decimal | None, str | None]:
                 return None, f"`{raw}` is not a number"
             t = t.replace(",", "")
         elif len(parts[1]) == 3 and parts[0].lstrip("+-") not in ("", "0"):
-            return None, (f"`{raw}` is ambiguous (1,250 could be 1250 or 1.25): write it as a number "
-                          "without a thousands separator")
+            if not (grouping and _grouped(t, ",")):
+                return None, (f"`{raw}` is ambiguous (1,250 could be 1250 or 1.25): write it as a number "
+                              "without a thousands separator")
+            t = t.replace(",", "")
         else:
             t = t.replace(",", ".")
     elif t.count(".") > 1:
         if not _grouped(t, "."):
             return None, f"`{raw}` is not a number"
         t = t.replace(".", "")
+    if len(t) > 400:
+        return None, f"`{raw[:40]}…` is not a number this tool can read (too many digits)"
     try:
         value = Decimal(t)
     except InvalidOperation:
         return None, f"`{raw}` is not a number"
     if not value.is_finite():
         return None, f"`{raw}` is not a number"
+    if value != 0 and value.adjusted() >= MAX_AMOUNT_DIGITS:
+        return None, (f"`{raw}` is beyond what the platform accepts (at most 50,000 EUR a night, or the "
+                      "equivalent): check for extra digits")
+    if value != 0 and -value.normalize().as_tuple().exponent > MAX_DECIMALS:  # type: ignore[operator]
+        return None, f"`{raw}` has more than {MAX_DECIMALS} decimals and cannot be represented exactly: round it"
     return value, None
+
+
+def parse_money(text: str) -> tuple[Decimal | None, frozenset[str] | None, str | None]:
+    """An amount, maybe with its currency (``€ 99,50``): (value, the codes its mark can mean, error)."""
+    number, codes, _mark = split_currency(text)
+    if codes is None:
+        value, err = parse_decimal(text)
+        return value, None, err
+    if not codes:
+        return None, None, f"`{text}` names two different currencies"
+    value, err = parse_decimal(number, grouping=not (codes & THREE_DECIMAL_CURRENCIES))
+    if err is not None:
+        return None, None, err.replace(f"`{number}`", f"`{text}`", 1) if number != text else err
+    return value, codes, None
 
 
 def _grouped(number: str, sep: str) -> bool:
@@ -123,13 +187,14 @@ def split_decimal(value: Decimal) -> tuple[int, int]:
 
 
 def parse_amounts(values: pd.Series) -> tuple[pd.DataFrame, pd.Series]:
-    """Text -> exact amounts: columns ``minor`` (Int64), ``scale`` (Int64), ``value`` (float64)."""
+    """Text -> exact amounts: columns ``minor`` (Int64), ``scale`` (Int64), ``value`` (float64) and
+    ``currencies`` (the ISO codes a currency mark in the cell can mean, space-separated; NA without one)."""
     def parse(text: str):
-        value, err = parse_decimal(text)
-        if err or value is None:  # parse_decimal gives a value exactly when it gives no error
+        value, codes, err = parse_money(text)
+        if err or value is None:  # parse_money gives a value exactly when it gives no error
             return None, err
         minor, scale = split_decimal(value)
-        return (minor, scale, float(value)), None
+        return (minor, scale, float(value), " ".join(sorted(codes)) if codes else None), None
 
     codes, parsed = _by_unique(values, parse)
     n = len(values)
@@ -138,19 +203,22 @@ def parse_amounts(values: pd.Series) -> tuple[pd.DataFrame, pd.Series]:
     value = np.full(n, np.nan)
     valid = np.zeros(n, dtype=bool)
     errors = np.full(n, None, dtype=object)
+    marks = np.full(n, None, dtype=object)
     if parsed:
         pm = np.array([p[0][0] if p[0] else 0 for p in parsed], dtype="int64")
         ps = np.array([p[0][1] if p[0] else 0 for p in parsed], dtype="int64")
         pv = np.array([p[0][2] if p[0] else np.nan for p in parsed], dtype="float64")
+        pc = np.array([p[0][3] if p[0] else None for p in parsed], dtype=object)
         pok = np.array([p[0] is not None for p in parsed], dtype=bool)
         pe = np.array([p[1] for p in parsed], dtype=object)
         ok = codes >= 0
         c = codes[ok]
-        minor[ok], scale[ok], value[ok], valid[ok], errors[ok] = pm[c], ps[c], pv[c], pok[c], pe[c]
+        minor[ok], scale[ok], value[ok], valid[ok], errors[ok], marks[ok] = pm[c], ps[c], pv[c], pok[c], pe[c], pc[c]
     frame = pd.DataFrame({
         "minor": pd.array(np.where(valid, minor, 0), dtype="Int64"),
         "scale": pd.array(np.where(valid, scale, 0), dtype="Int64"),
         "value": value,
+        "currencies": pd.array(marks, dtype="string"),
     }, index=values.index)
     frame.loc[~valid, ["minor", "scale"]] = pd.NA
     return frame, pd.Series(errors, index=values.index, dtype=object)
@@ -160,7 +228,12 @@ def parse_ints(values: pd.Series, what: str = "a whole number") -> tuple[pd.Seri
     """Text -> Int64 (``3`` and ``3.0`` both read as 3)."""
     def parse(text: str):
         if _INT.match(text):
-            return int(float(text)) if "." in text else int(text), None
+            number = int(text.split(".")[0])
+            if abs(number) >= 2**63:
+                return None, f"`{text}` is too large for {what}"
+            return number, None
+        if boolean_word(text):
+            return None, f"`{text}` is a yes/no value (TRUE/FALSE), not {what}"
         return None, f"`{text}` is not {what}"
 
     codes, parsed = _by_unique(values, parse)
@@ -213,5 +286,7 @@ def parse_flags(values: pd.Series) -> tuple[pd.Series, pd.Series]:
 
 
 def decimal_text(minor: int, scale: int) -> str:
-    """The exact decimal text of ``minor * 10**-scale``: (9999, 2) -> ``99.99``."""
+    """The exact decimal text of ``minor * 10**-scale``: (9999, 2) -> ``99.99`` (blank when unknown)."""
+    if pd.isna(minor) or pd.isna(scale):
+        return ""
     return str(Decimal(int(minor)).scaleb(-int(scale)))

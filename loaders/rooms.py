@@ -26,11 +26,13 @@ import pandas as pd
 
 from loaders import normalize as norm
 from loaders.errors import LoadError
+from loaders.header_rows import TableKind
 from loaders.headers import header_key, match_headers, missing_columns_error, where
 from loaders.issues import combine, issues_from_records
 from loaders.schemas import (
     AMENITIES_COLUMNS,
     AMENITY_FIELDS,
+    RATE_FIELDS,
     ROOM_TYPE_FIELDS,
     ROOMS_COLUMNS,
     SUBROOM_FIELDS,
@@ -38,7 +40,7 @@ from loaders.schemas import (
     Field,
     empty_frame,
 )
-from loaders.sheets import RawSheet, read_sheets
+from loaders.sheets import RawSheet, problem_cells, read_tables
 
 REMOVE_WORDS = {"remove", "delete", "del", "-"}
 SUBROOM_TYPES = {"bedroom": "Bedroom", "livingroom": "Living room", "lounge": "Living room",
@@ -49,6 +51,13 @@ _KINDS: dict[str, tuple[tuple[Field, ...], dict[str, str]]] = {
     "subrooms": (SUBROOM_FIELDS, SUBROOMS_COLUMNS),
     "amenities": (AMENITY_FIELDS, AMENITIES_COLUMNS),
 }
+_ALL_FIELDS = tuple({f.name + f.ota: f for fs in (ROOM_TYPE_FIELDS, SUBROOM_FIELDS, AMENITY_FIELDS)
+                     for f in fs}.values())
+#: a rooms table's header, and its cells read as text (counts and codes: a boolean is never 1 or 0)
+ROOMS_KIND = TableKind("rooms", _ALL_FIELDS, numbers=frozenset(f.name for f in _ALL_FIELDS))
+_SHARED = frozenset({"hotel_code", "inv_code", "room_id"})  # fields a rates sheet has too
+_RATES_ONLY = TableKind("rates", tuple(f for f in RATE_FIELDS if f.name not in (
+    "hotel_code", "inv_type_code", "number_of_guests")))
 _SHEET_NAMES = {"rooms": "rooms", "roomtypes": "rooms", "subrooms": "subrooms", "amenities": "amenities",
                 "roomamenities": "amenities"}
 
@@ -62,32 +71,53 @@ class RoomsLoaded(NamedTuple):
     issues: pd.DataFrame
 
 
-def read_rooms(paths: str | Path | Iterable[str | Path], sheet: str | Sequence[str] | None = None) -> RoomsLoaded:
-    """Read Rooms / SubRooms / Amenities sheets (or CSV files) into canonical frames."""
+def read_rooms(paths: str | Path | Iterable[str | Path], sheet: str | Sequence[str] | None = None, *,
+               encoding: str | None = None, header_row: int | None = None) -> RoomsLoaded:
+    """Read Rooms / SubRooms / Amenities sheets (or CSV files) into canonical frames.
+
+    Hidden sheets are not read unless named; ``encoding`` forces the encoding of CSV files;
+    ``header_row`` gives the Excel row number of the header (default: found within the first 20 rows).
+    """
     if isinstance(paths, (str, Path)):
         paths = [paths]
     parts: dict[str, list[pd.DataFrame]] = {k: [] for k in _KINDS}
     headers: dict[tuple[str, str], dict[str, str]] = {}
-    records: list[dict] = []
-    raws = read_sheets(list(paths), sheet)
-    for raw in raws:
+    tables = read_tables(list(paths), sheet, kind=ROOMS_KIND, encoding=encoding, header_row=header_row)
+    records: list[dict] = [
+        {"source": h.source, "sheet": h.sheet, "row": 1, "column": "", "value": h.state, "rule": "hidden_sheet",
+         "severity": "warning", "message": f"{h.state} sheet `{h.sheet}` was not read (hidden sheets are never sent); "
+                                           "to read it, name it with --sheet"} for h in tables.hidden]
+    rates_like: list[RawSheet] = []
+    for raw in tables.sheets:
         kind = _kind_of(raw)
-        if kind is None:
-            if not raw.sheet:
+        if kind == "rates":
+            rates_like.append(raw)
+        if kind is None or kind == "rates":
+            if not raw.sheet and kind is None:
                 raise LoadError(f"{where(raw.source, raw.sheet)} is neither a Rooms, a SubRooms nor an Amenities "
                                 "table: name the file's columns as in docs/rooms.md (e.g. `HotelCode`, `InvCode`, "
-                                "`RoomType`; `SubRoom`; `AmenityCode`).", source=raw.source)
-            records.append({"source": raw.source, "sheet": raw.sheet, "row": 1, "column": "", "value": "",
-                            "rule": "sheet_ignored", "severity": "warning",
-                            "message": f"sheet `{raw.sheet}` is not a Rooms, SubRooms or Amenities sheet and was "
-                                       "not read"})
+                                "`RoomType`; `SubRoom`; `AmenityCode`)." + (f" {raw.hint}" if raw.hint else ""),
+                                source=raw.source)
+            what = "a rates sheet" if kind == "rates" else "not a Rooms, SubRooms or Amenities sheet"
+            records.append({"source": raw.source, "sheet": raw.sheet, "row": raw.header_row, "column": "",
+                            "value": what, "rule": "sheet_ignored", "severity": "warning",
+                            "message": f"sheet `{raw.sheet}` is {what} and was not read"
+                                       + (" (check it with `workbench validate rates`)" if kind == "rates" else "")})
             continue
         frame, cols = _read_kind(raw, kind, records)
         parts[kind].append(frame)
         headers[(raw.source, raw.sheet)] = {"kind": kind, **cols}
-    if not any(parts.values()):
+    if not any(parts.values()) and not headers:
+        source = tables.sheets[0].source if tables.sheets else ""
+        if rates_like:
+            names = ", ".join(f"`{r.sheet or r.source}`" for r in rates_like)
+            raise LoadError(f"`{source}` is not a rooms workbook: {names} "
+                            f"{'look' if len(rates_like) > 1 else 'looks'} like rates (columns such as "
+                            "`RatePlanCode`, `Date`, `AmountAfterTax`); check rates with `workbench validate rates`. "
+                            "A rooms workbook has `Rooms`, `SubRooms` or `Amenities` sheets (see docs/rooms.md).",
+                            source=source)
         raise LoadError("no Rooms, SubRooms or Amenities sheet found: name the sheets `Rooms`, `SubRooms`, "
-                        "`Amenities` (see docs/rooms.md).", source=raws[0].source if raws else "")
+                        "`Amenities` (see docs/rooms.md).", source=source)
     out = []
     for kind, (_, columns) in _KINDS.items():
         frame = pd.concat(parts[kind], ignore_index=True) if parts[kind] else empty_frame(columns)
@@ -95,6 +125,11 @@ def read_rooms(paths: str | Path | Iterable[str | Path], sheet: str | Sequence[s
         frame.attrs["headers"] = headers
         out.append(frame)
     rooms, subrooms, amenities = out  # one frame per entry of _KINDS, in order
+    if not (len(rooms) or len(subrooms) or len(amenities)) and not any(r["severity"] == "error" for r in records):
+        first = next(iter(headers))
+        records.append({"source": first[0], "sheet": first[1], "row": 1, "column": "", "value": "",
+                        "rule": "no_rows", "severity": "warning",
+                        "message": "no room types, sub-rooms or amenities: the sheets have headers but no rows"})
     return RoomsLoaded(rooms, subrooms, amenities, combine([issues_from_records(records)]))
 
 
@@ -104,10 +139,14 @@ def header_of(frame: pd.DataFrame, source: str, sheet: str, name: str, fallback:
 
 
 def _kind_of(raw: RawSheet) -> str | None:
+    """``rooms``, ``subrooms``, ``amenities``, ``rates`` (a rates sheet, not read here) or ``None``."""
     by_name = _SHEET_NAMES.get(header_key(raw.sheet)) if raw.sheet else None
     if by_name:
         return by_name
     keys = {header_key(h) for h in raw.header if h}
+    named = ROOMS_KIND.named_fields(raw.header)
+    if len(_RATES_ONLY.named_fields(raw.header)) >= 2 and not named - _SHARED:
+        return "rates"
 
     def has(fields: tuple[Field, ...], name: str) -> bool:
         f = next(f for f in fields if f.name == name)
@@ -135,9 +174,15 @@ def _read_kind(raw: RawSheet, kind: str, records: list[dict]) -> tuple[pd.DataFr
         missing.append(by_name["amenity_code"])
     if missing:
         raise missing_columns_error(missing, source=raw.source, sheet=raw.sheet, header=raw.header,
-                                    extra="A room is referred to by `InvCode` or `RoomID`; one of them is enough.")
+                                    extra="A room is referred to by `InvCode` or `RoomID`; one of them is enough."
+                                    + (f" {raw.hint}" if raw.hint else ""))
     body, rows = raw.body, raw.rows
     header = {name: raw.header[pos] for name, pos in cols.items()}
+    problems = problem_cells(raw, {pos: raw.header[pos] for pos in cols.values()})
+    for (row, pos), (rule, value, message) in problems.items():
+        records.append({"source": raw.source, "sheet": raw.sheet, "row": row, "column": raw.header[pos],
+                        "value": value, "rule": rule, "severity": "error", "message": message})
+    problem_at = {(row, raw.header[pos]) for row, pos in problems}
 
     def text(name: str) -> pd.Series:
         if name not in cols:
@@ -145,10 +190,13 @@ def _read_kind(raw: RawSheet, kind: str, records: list[dict]) -> tuple[pd.DataFr
         return body[cols[name]].astype("string")
 
     def flag(bad: pd.Series, name: str, values: pd.Series, rule: str, message: pd.Series | str) -> None:
+        column = header.get(name, by_name[name].ota if name in by_name else name)
         for i in np.flatnonzero(np.asarray(bad.fillna(False), dtype=bool)):
             val = values.iloc[i]
+            if rule == "missing_value" and (int(rows.iloc[i]), column) in problem_at:
+                continue  # already reported as an Excel error or a formula without a value
             records.append({"source": raw.source, "sheet": raw.sheet, "row": int(rows.iloc[i]),
-                            "column": header.get(name, by_name[name].ota if name in by_name else name),
+                            "column": column,
                             "value": "" if pd.isna(val) else str(val), "rule": rule, "severity": "error",
                             "message": message if isinstance(message, str) else message.iloc[i]})
 

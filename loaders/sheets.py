@@ -1,18 +1,22 @@
 """Reading CSV and Excel files into raw text tables, keeping the row numbers people see.
 
-Every cell is read as text (fast Excel readers: fastexcel/calamine); typing happens in
-``_normalize``. Excel date cells arrive as ``YYYY-MM-DD[ HH:MM:SS]`` text, numbers as the
-shortest text that shows them, so a cell showing 99.99 stays 99.99.
+Every cell is read as text (fast Excel readers: fastexcel/calamine, see ``loaders.workbooks``);
+typing happens in ``loaders.normalize``. Excel date cells arrive as ``YYYY-MM-DD[ HH:MM:SS]``
+text, numbers as the shortest text that shows them, so a cell showing 99.99 stays 99.99.
+
+What people's files hold besides the table is handled here: hidden sheets are not read unless
+named; the header row is found below title rows (``loaders.header_rows``) or given
+(``header_row``, the Excel row number); CSV encodings are detected (``loaders.text_files``);
+Excel error values are kept with their cell; formulas without a saved value can be looked up for
+the blank cells that need it (``loaders.xlsx_xml``).
 """
 
 from __future__ import annotations
 
-import csv
-import io
 import re
 import zipfile
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -20,7 +24,9 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from loaders import text_files, workbooks, xlsx_xml
 from loaders.errors import LoadError
+from loaders.header_rows import HEADER_SEARCH_ROWS, TableKind, find_header, two_row_header
 
 EXCEL_SUFFIXES = {".xlsx", ".xlsm", ".xlsb", ".xls", ".ods"}
 CSV_SUFFIXES = {".csv", ".txt", ".tsv"}
@@ -35,12 +41,49 @@ class RawSheet:
     sheet: str           # "" for CSV
     header: list[str]    # header cells, stripped text
     body: pd.DataFrame   # columns 0..n-1 as str (NA for blank), one row per non-blank data row
-    rows: pd.Series      # Excel row number of each body row (header = first non-blank row)
+    rows: pd.Series      # Excel row number of each body row
+    header_row: int = 1  # Excel row number of the header
+    header_found: bool = True   # the header names the expected table's fields (always, without a kind)
+    named: bool = False  # the sheet was asked for by name
+    errors: dict[tuple[int, int], str] = field(default_factory=dict)  # (row, column) -> `#DIV/0!` ...
+    first_column: int | None = None  # 0-based sheet column of column 0 (xlsx), to find cells in the XML
+    hint: str = ""       # what to add to an error about the headers (e.g. the likely encoding)
+    last_row: int | None = None  # the last row the sheet says it uses (xlsx), formulas without a value included
+
+
+@dataclass
+class HiddenSheet:
+    source: str
+    sheet: str
+    state: str           # "hidden" or "very hidden"
+
+
+@dataclass
+class Tables:
+    """What :func:`read_tables` found: the tables read, and the hidden sheets left unread."""
+
+    sheets: list[RawSheet]
+    hidden: list[HiddenSheet] = field(default_factory=list)
 
 
 def read_sheets(paths: Iterable[str | Path], sheet: str | Sequence[str] | None = None) -> list[RawSheet]:
-    """Read each file; for workbooks, the named sheet(s) or, with ``sheet=None``, every sheet."""
-    out: list[RawSheet] = []
+    """Every sheet (hidden ones too) of each file, the header being the first non-blank row."""
+    return read_tables(paths, sheet, read_hidden=True).sheets
+
+
+def read_tables(paths: Iterable[str | Path], sheet: str | Sequence[str] | None = None, *,
+                kind: TableKind | None = None, encoding: str | None = None, header_row: int | None = None,
+                read_hidden: bool = False) -> Tables:
+    """Read each file; for workbooks, the named sheet(s) or, with ``sheet=None``, every visible sheet.
+
+    ``kind`` lets the header row be found below title rows; ``header_row`` (Excel row, 1-based)
+    forces it; ``encoding`` forces a CSV file's encoding.
+    """
+    if encoding is not None:
+        text_files.check_encoding(encoding)
+    if header_row is not None and header_row < 1:
+        raise LoadError(f"--header-row {header_row}: rows are numbered from 1, as in Excel.")
+    out = Tables([])
     for p in paths:
         path = Path(p)
         if not path.exists():
@@ -49,9 +92,9 @@ def read_sheets(paths: Iterable[str | Path], sheet: str | Sequence[str] | None =
             raise LoadError(f"`{path}` is a folder: give the spreadsheet or CSV files inside it.", source=path.name)
         suffix = path.suffix.lower()
         if suffix in EXCEL_SUFFIXES:
-            out.extend(_read_workbook(path, sheet))
+            _read_workbook(path, sheet, kind, header_row, read_hidden, out)
         elif suffix in CSV_SUFFIXES:
-            out.append(_read_csv(path))
+            out.sheets.append(_read_csv(path, kind, encoding, header_row))
         else:
             raise LoadError(
                 f"`{path.name}` is not a spreadsheet this tool reads: use .xlsx, .xlsm, .xls, .ods or .csv.",
@@ -59,7 +102,10 @@ def read_sheets(paths: Iterable[str | Path], sheet: str | Sequence[str] | None =
     return out
 
 
-def _read_workbook(path: Path, sheet: str | Sequence[str] | None) -> list[RawSheet]:
+# --- workbooks ----------------------------------------------------------------------------------------
+
+def _read_workbook(path: Path, sheet: str | Sequence[str] | None, kind: TableKind | None, header_row: int | None,
+                   read_hidden: bool, out: Tables) -> None:
     import fastexcel
 
     try:
@@ -68,133 +114,248 @@ def _read_workbook(path: Path, sheet: str | Sequence[str] | None) -> list[RawShe
     except Exception as exc:  # fastexcel raises its own error types for damaged files
         raise LoadError(f"`{path.name}` cannot be read as a workbook ({_short(exc)}); "
                         "open it in Excel and save it again as .xlsx.", source=path.name) from exc
-    wanted = names if sheet is None else ([sheet] if isinstance(sheet, str) else list(sheet))
-    result = []
+    if sheet is None:
+        states = sheet_states(path)
+        wanted = []
+        for name in names:
+            state = states.get(name, "visible")
+            if state != "visible" and not read_hidden:
+                out.hidden.append(HiddenSheet(path.name, name, "very hidden" if state == "veryhidden" else "hidden"))
+            else:
+                wanted.append(name)
+    else:
+        wanted = [sheet] if isinstance(sheet, str) else list(sheet)
+    found = 0
     for name in wanted:
         if name not in names:
             raise LoadError(f"`{path.name}` has no sheet `{name}`; its sheets are "
                             + ", ".join(f"`{n}`" for n in names) + ".", source=path.name, sheet=name)
         try:
-            frame = _load_text_table(reader, name)
+            with workbooks.quiet_fastexcel():
+                raw = _read_sheet(path, reader, name, kind, header_row)
+        except LoadError:
+            raise
         except Exception as exc:
             raise LoadError(f"`{path.name}` sheet `{name}` cannot be read ({_short(exc)}).",
                             source=path.name, sheet=name) from exc
-        first_row = _first_used_row(path, name)
-        raw = _split_header(path, name, frame, first_row)
         if raw is not None:
-            result.append(raw)
-    if not result:
+            raw.named = sheet is not None
+            out.sheets.append(raw)
+            found += 1
+    if not found:
+        hidden = [h.sheet for h in out.hidden if h.source == path.name]
+        if hidden:
+            raise LoadError(f"`{path.name}` has no visible sheet with data; hidden sheets are not read: "
+                            + ", ".join(f"`{h}`" for h in hidden) + ". To read one, name it with --sheet.",
+                            source=path.name)
         raise LoadError(f"`{path.name}` has no data: every sheet asked for is empty.", source=path.name)
-    return result
 
 
-def _load_text_table(reader: object, name: str, typed: bool = True) -> pa.Table:
-    """Every cell of a sheet as text, header row included.
+def sheet_states(path: Path) -> dict[str, str]:
+    """Each sheet's visibility: ``visible``, ``hidden`` or ``veryhidden`` (read without loading the sheets)."""
+    from python_calamine import CalamineWorkbook
 
-    Fast path: let fastexcel type the columns (much faster than asking it for text), then write
-    numbers as Excel shows them (15 significant digits, so 129.95000000000002 is 129.95) and
-    dates as ``YYYY-MM-DD HH:MM:SS``. If any cell does not fit its column's type (a typo such as
-    ``12O.50`` in a price column), that column is read again as text (and, failing that, the
-    whole sheet), so nothing is lost.
-    """
-    if typed:
-        text_columns: dict[int, str] = {}
-        for _ in range(2):  # a column with a cell that does not fit its type is read again as text
-            sheet = reader.load_sheet(name, header_row=0, dtype_coercion="coerce",  # type: ignore[attr-defined]
-                                      dtypes=text_columns or None)
-            table, errors = sheet.to_arrow_with_errors()
-            bad = {int(e.position[1]) for e in (errors.errors if errors is not None else [])}
-            if not bad:
-                break
-            text_columns.update({i: "string" for i in bad})
-        header = _header_texts(sheet.selected_columns, table)
-        if not bad and header is not None:
-            body = pa.table({f"c{i}": _as_text(col) for i, col in enumerate(table.columns)})
-            head = pa.table({f"c{i}": pa.array([h or None], pa.string()) for i, h in enumerate(header)})
-            return pa.concat_tables([head, body])
-    return reader.load_sheet(name, header_row=None, dtypes="string").to_arrow()  # type: ignore[attr-defined]
+    try:
+        with CalamineWorkbook.from_path(str(path)) as wb:
+            return {m.name: str(m.visible).rsplit(".", 1)[-1].lower() for m in wb.sheets_metadata}
+    except Exception:  # noqa: BLE001 - visibility unknown: every sheet is read, as before
+        return {}
 
 
-def _header_texts(columns: Sequence[object], table: pa.Table) -> list[str] | None:
-    """The header cells as typed, from fastexcel's column names; ``None`` when they cannot be
-    recovered (a date or other non-text header cell: fastexcel replaces it with a made-up name)."""
-    out: list[str] = []
-    for info, col in zip(columns, table.columns, strict=True):
-        name = str(getattr(info, "name", ""))
-        if getattr(info, "column_name_from", "") == "generated":
-            if col.null_count != len(col):
-                return None
-            name = ""
-        else:
-            m = re.fullmatch(r"(.*)_(\d+)", name)
-            if m and m.group(1) in out:  # fastexcel renames a repeated header `Date` to `Date_1`
-                name = m.group(1)
-        out.append(name)
-    return out
+def _read_sheet(path: Path, reader: object, name: str, kind: TableKind | None,
+                header_row: int | None) -> RawSheet | None:
+    peek: list[xlsx_xml.PeekedRow] | None = None
+    last_row = None
+    if path.suffix.lower() in xlsx_xml.XLSX_SUFFIXES:
+        try:
+            peeked = xlsx_xml.first_rows(path, name, HEADER_SEARCH_ROWS)
+            peek, last_row = peeked.rows, peeked.last_row
+        except (KeyError, zipfile.BadZipFile, ValueError, OSError):
+            peek = None
+        if peek == []:
+            return None  # no cell holds a value
+    first = peek[0].row if peek else _first_used_row(path, name)
+    text_names: list[str] = []
+    header_cells: dict[int, str] = {}
+    if header_row is not None:
+        if header_row < first:
+            raise _blank_header_row(path.name, name, header_row)
+        index = header_row - first
+        if peek and any(r.row == header_row for r in peek):
+            header_cells = next(r.cells for r in peek if r.row == header_row)
+    elif peek:
+        width = range(min(min(r.cells) for r in peek), max(max(r.cells) for r in peek) + 1)
+        at = find_header([[r.cells.get(c, "") for c in width] for r in peek], kind)
+        header_cells = peek[at if at is not None else 0].cells
+        index = peek[at if at is not None else 0].row - first
+    else:
+        index = 0
+    if header_cells and kind is not None:
+        cols = sorted(header_cells)
+        texts = [header_cells[c] for c in cols]
+        text_names = [texts[i] for i in kind.number_columns(texts)]
+    checked = kind.checked_columns if kind is not None else (lambda _h: set())
+    table = workbooks.load_typed(reader, name, index, text_names, checked)
+    searched = header_row is not None or peek is not None
+    if table is not None and not searched and kind is not None:
+        head = [str(v) if v is not None else "" for v in table.table.slice(0, 1).to_pylist()[0].values()]
+        if not kind.is_header(head):
+            table = None  # a title row above the header? look for it in the text
+    if table is None:
+        table = workbooks.load_text(reader, name)
+        at_row = index if searched else None
+    else:
+        at_row = 0
+    errors = {(first + r, c): v for (r, c), v in table.errors.items()}
+    raw = split_header(path, name, table.table, first_row=first + (index if at_row == 0 else 0), kind=kind,
+                        header_at=at_row, forced=header_row is not None)
+    if raw is None:
+        if header_row is not None:
+            raise _blank_header_row(path.name, name, header_row)
+        return None
+    raw.errors = errors
+    raw.last_row = last_row
+    if header_cells:
+        raw.first_column = _first_column(header_cells, raw.header)
+    above = next((r.cells for r in peek or [] if r.row == raw.header_row - 1), None)
+    if above is not None and raw.first_column is not None and not raw.hint and raw.header_found:
+        over = [above.get(raw.first_column + pos, "") for pos in range(len(raw.header))]
+        if two_row_header(raw.header, over, kind, above=True):
+            raw.hint = (f"Row {raw.header_row - 1} above the header looks like part of it (a header over two rows, "
+                        "or merged header cells): keep one header row with one name per column.")
+    return raw
 
 
-def _as_text(col: pa.ChunkedArray) -> pa.ChunkedArray | pa.Array:
-    t = col.type
-    if pa.types.is_string(t) or pa.types.is_large_string(t):
-        return col
-    if pa.types.is_null(t):
-        return pa.nulls(len(col), pa.string())
-    if pa.types.is_timestamp(t) or pa.types.is_date(t):  # few distinct nights: format each once
-        values = pc.cast(col, pa.timestamp("ms")).to_numpy(zero_copy_only=False)
-        return _by_distinct(values, lambda v: str(pd.Timestamp(v).strftime("%Y-%m-%d %H:%M:%S")))
-    if pa.types.is_floating(t) or pa.types.is_integer(t):
-        return _by_distinct(col.to_numpy(zero_copy_only=False), _excel_number)
-    if pa.types.is_boolean(t):
-        return pc.if_else(col, "true", "false")
-    return pc.cast(col, pa.string())
+def _first_column(cells: dict[int, str], header: list[str]) -> int | None:
+    """The sheet column of position 0, from where the header's text cells are in the XML."""
+    for col, text in sorted(cells.items()):
+        t = text.strip()
+        hits = [pos for pos, h in enumerate(header) if h == t]
+        if len(hits) == 1:
+            return col - hits[0]
+    return None
 
 
-def _by_distinct(values: np.ndarray, fmt) -> pa.Array:
-    codes, uniques = pd.factorize(values, use_na_sentinel=True)
-    texts = pa.array([fmt(v) for v in uniques], pa.string())
-    return pc.take(texts, pa.array(codes.astype(np.int32), mask=codes < 0))  # -1 (blank) -> null
+def blank_cells(raw: RawSheet) -> xlsx_xml.Blanks:
+    """Formulas without a saved value and merged ranges of the sheet, by column position (not
+    sheet column). Only .xlsx/.xlsm hold them; costs one pass over the sheet."""
+    none = xlsx_xml.Blanks({}, [])
+    if raw.path.suffix.lower() not in xlsx_xml.XLSX_SUFFIXES or not raw.sheet:
+        return none
+    try:
+        found = xlsx_xml.scan_blanks(raw.path, raw.sheet)
+    except (KeyError, zipfile.BadZipFile, ValueError, OSError):
+        return none
+    if not found.formulas and not found.merged:
+        return none
+    first = raw.first_column
+    if first is None:
+        from python_calamine import CalamineWorkbook
+
+        with CalamineWorkbook.from_path(str(raw.path)) as wb:
+            start = wb.get_sheet_by_name(raw.sheet).start
+        first = int(start[1]) if start else 0
+    return xlsx_xml.Blanks({(row, col - first): f for (row, col), f in found.formulas.items() if col >= first},
+                           [(r1, c1 - first, r2, c2 - first) for r1, c1, r2, c2 in found.merged])
 
 
-def _excel_number(v: float) -> str:
-    text = f"{v:.15g}"
-    if "e" in text or "E" in text:  # very large or small: write it out without an exponent
-        text = np.format_float_positional(float(text), trim="-")
-    return text
+def problem_cells(raw: RawSheet, used: dict[int, str]) -> dict[tuple[int, int], tuple[str, str, str]]:
+    """Cells of the columns read (``used``: position -> header) that the fast readers see as blank
+    but are not: an Excel error value, a formula without a saved value, or a cell of a merged
+    range other than its first: ``{(Excel row, position): (rule, value, message)}``. The sheet XML
+    is searched only when a column read has a blank cell, rows are missing (blank to the reader)
+    or no row has a value."""
+    out = {key: ("excel_error", v, f"the cell holds the Excel error `{v}`: correct the formula, or type the value")
+           for key, v in raw.errors.items() if key[1] in used}
+    if raw.path.suffix.lower() not in xlsx_xml.XLSX_SUFFIXES or not raw.sheet:
+        return out
+    body = raw.body[[p for p in used if p in raw.body.columns]]
+    last = int(raw.rows.iloc[-1]) if len(raw.rows) else raw.header_row
+    gaps = last - raw.header_row != len(raw.rows) or (raw.last_row is not None and raw.last_row > last)
+    if len(body) == 0 or gaps or bool(body.isna().to_numpy().any()):
+        blanks = blank_cells(raw)
+        for key, formula in blanks.formulas.items():
+            if key[1] in used and key[0] > raw.header_row:
+                out.setdefault(key, ("formula_no_value", formula,
+                                     "formula with no saved value: open and save the file in Excel"))
+        for r1, c1, r2, c2 in blanks.merged:
+            ref = (f"{xlsx_xml.column_letters(c1 + (raw.first_column or 0))}{r1}:"
+                   f"{xlsx_xml.column_letters(c2 + (raw.first_column or 0))}{r2}")
+            for row in range(max(r1, raw.header_row + 1), min(r2, last) + 1):
+                for pos in range(c1, c2 + 1):
+                    if pos in used and (row, pos) != (r1, c1):
+                        out.setdefault((row, pos), ("merged_cells", ref,
+                                                    f"part of the merged cells `{ref}`: only the first of them "
+                                                    "holds the value; unmerge the cells and fill in each row"))
+    return dict(sorted(out.items()))
 
 
-def _read_csv(path: Path) -> RawSheet:
+def _first_used_row(path: Path, sheet: str) -> int:
+    """The Excel row number where calamine's used range starts (it skips leading empty rows)."""
+    from python_calamine import CalamineWorkbook
+
+    with CalamineWorkbook.from_path(str(path)) as wb:
+        start = wb.get_sheet_by_name(sheet).start
+    return int(start[0]) + 1 if start else 1
+
+
+def _blank_header_row(source: str, sheet: str, row: int) -> LoadError:
+    where = f"`{source}` sheet `{sheet}`" if sheet else f"`{source}`"
+    return LoadError(f"{where}: row {row} is blank or past the end; --header-row must give the row holding "
+                     "the column names, counted as in Excel (the first row is 1).", source=source, sheet=sheet)
+
+
+# --- CSV ----------------------------------------------------------------------------------------------
+
+def _read_csv(path: Path, kind: TableKind | None, encoding: str | None, header_row: int | None) -> RawSheet:
     try:
         data = path.read_bytes()
     except OSError as exc:
         raise LoadError(f"`{path.name}` cannot be read: {exc.strerror}.", source=path.name) from exc
-    text = None
-    for encoding in ("utf-8-sig", "cp1252"):
-        try:
-            text = data.decode(encoding)
-            break
-        except UnicodeDecodeError:
-            continue
-    if text is None:  # cp1252 decodes almost anything; latin-1 decodes everything
-        text = data.decode("latin-1")
-    sample = text[:20000]
-    try:
-        dialect = csv.Sniffer().sniff(sample, delimiters=",;\t|")
-        sep = dialect.delimiter
-    except csv.Error:
-        sep = ","
-    try:
-        frame = pd.read_csv(io.StringIO(text), sep=sep, header=None, dtype=str, keep_default_na=False,
-                            skip_blank_lines=False, engine="c")
-    except (pd.errors.ParserError, ValueError) as exc:
-        raise LoadError(f"`{path.name}` is not a readable CSV file ({_short(exc)}).", source=path.name) from exc
-    raw = _split_header(path, "", pa.Table.from_pandas(frame, preserve_index=False), first_row=1)
+    used = encoding or text_files.detect(data)
+    text = text_files.decode(data, used, path.name)
+    if "\x00" in text[:4000]:  # UTF-16 read as a one-byte encoding
+        likely = text_files.likely_encoding(data, used, kind.is_header if kind else (lambda _c: True))
+        raise LoadError(f"`{path.name}` holds zero bytes when read as {text_files.encoding_name(used)}"
+                        + (f": the file looks like {text_files.encoding_name(likely)} text: try --encoding {likely}."
+                           if likely else ": give its encoding with --encoding (e.g. utf-16)."), source=path.name)
+    raw = _csv_table(path, text, kind, header_row)
+    if raw is not None and kind is not None and not raw.header_found and header_row is None:
+        likely = text_files.likely_encoding(data, used, kind.is_header)
+        if likely is not None and encoding is None:  # detected wrongly: the other reading has headers
+            raw = _csv_table(path, text_files.decode(data, likely, path.name), kind, header_row)
+        elif likely is not None:
+            raw.hint = (f"The file looks like {text_files.encoding_name(likely)} text, not "
+                        f"{text_files.encoding_name(encoding or used)}: try --encoding {likely}.")
+    if raw is not None and kind is not None and not raw.header_found and not raw.hint:
+        bad = text_files.garbled(raw.header)
+        if bad is not None:
+            raw.hint = (f"The headers look garbled (`{bad}`): the file was read as "
+                        f"{text_files.encoding_name(encoding or used)}; give its encoding with --encoding "
+                        "(e.g. utf-8, utf-16, cp1252).")
     if raw is None:
+        if header_row is not None and text.strip():
+            raise _blank_header_row(path.name, "", header_row)
         raise LoadError(f"`{path.name}` is empty.", source=path.name)
     return raw
 
 
-def _split_header(path: Path, sheet: str, table: pa.Table, first_row: int) -> RawSheet | None:
-    """Header = first non-blank row; drop blank rows; strip spaces; keep Excel row numbers.
+def _csv_table(path: Path, text: str, kind: TableKind | None, header_row: int | None) -> RawSheet | None:
+    frame = text_files.split(text, path.name)
+    if frame.empty:
+        return None
+    table = pa.Table.from_pandas(frame, preserve_index=False)
+    return split_header(path, "", table, first_row=1, kind=kind,
+                         header_at=None if header_row is None else header_row - 1, forced=header_row is not None)
+
+
+# --- the header and the body ---------------------------------------------------------------------------
+
+def split_header(path: Path, sheet: str, table: pa.Table, first_row: int, kind: TableKind | None = None,
+                  header_at: int | None = None, forced: bool = False) -> RawSheet | None:
+    """Header = row ``header_at`` of ``table`` or, without it, the first non-blank row naming the
+    table's fields (else the first non-blank row); drop blank rows; strip spaces; keep Excel row
+    numbers (``table`` row i is Excel row ``first_row + i``).
 
     Works on Arrow columns (strip, blank detection, filtering) so a million rows cost ~0.2 s.
     """
@@ -214,75 +375,51 @@ def _split_header(path: Path, sheet: str, table: pa.Table, first_row: int) -> Ra
     nonblank = (~blank_np).nonzero()[0]
     if len(nonblank) == 0:
         return None
-    h = int(nonblank[0])
-    header = ["" if c[h].as_py() is None else _MIDNIGHT.sub("", str(c[h].as_py())) for c in cols]
+
+    def cells(i: int) -> list[str]:
+        return ["" if c[i].as_py() is None else _midnight(str(c[i].as_py())) for c in cols]
+
+    if header_at is not None:
+        if header_at >= len(blank_np) or blank_np[header_at]:
+            return None
+        h = header_at
+        found = forced or kind is None or kind.is_header(cells(h))
+    else:
+        candidates = [int(i) for i in nonblank[:HEADER_SEARCH_ROWS]]
+        at = find_header([cells(i) for i in candidates], kind)
+        h = candidates[at] if at is not None else candidates[0]
+        found = at is not None or kind is None
+    header = cells(h)
     keep = ~blank_np
     keep[: h + 1] = False
+    after = np.flatnonzero(keep)
+    if found and len(after) and two_row_header(header, cells(int(after[0])), kind):
+        where = f"`{path.name}` sheet `{sheet}`" if sheet else f"`{path.name}`"
+        raise LoadError(
+            f"{where}: rows {first_row + h} and {first_row + int(after[0])} both look like header rows (a header "
+            "over two rows, or merged header cells): keep one header row with one name per column (e.g. "
+            "`AmountAfterTax`, `AmountBeforeTax`) and unmerge the header cells.", source=path.name, sheet=sheet)
+    hint = ""
+    if found and h > 0 and not blank_np[h - 1] and two_row_header(header, cells(h - 1), kind, above=True):
+        hint = (f"Row {first_row + h - 1} above the header looks like part of it (a header over two rows, or merged "
+                "header cells): keep one header row with one name per column.")
     mask = pa.array(keep)
     body = pd.DataFrame({i: pd.Series(pc.filter(c, mask).to_pandas(types_mapper=_STRING.get), dtype="string")
                          for i, c in enumerate(cols)})
     rows = pd.Series(np.arange(first_row, first_row + len(keep), dtype="int64")[keep])
-    return RawSheet(source=path.name, path=path, sheet=sheet, header=header, body=body, rows=rows)
+    return RawSheet(source=path.name, path=path, sheet=sheet, header=header, body=body, rows=rows,
+                    header_row=first_row + h, header_found=found, hint=hint)
 
 
 _STRING = {pa.string(): pd.StringDtype("pyarrow"), pa.large_string(): pd.StringDtype("pyarrow")}
+
+
 _MIDNIGHT = re.compile(r"(?<=^\d{4}-\d{2}-\d{2})[ T]00:00:00$")
 
 
-def _first_used_row(path: Path, sheet: str) -> int:
-    """The Excel row number where calamine's used range starts (it skips leading empty rows).
-
-    For .xlsx/.xlsm the sheet XML is scanned up to the first row holding a value; other formats
-    are asked through python-calamine.
-    """
-    if path.suffix.lower() in {".xlsx", ".xlsm"}:
-        try:
-            return _first_used_row_xlsx(path, sheet)
-        except (KeyError, zipfile.BadZipFile, ValueError):
-            pass
-    from python_calamine import CalamineWorkbook
-
-    ws = CalamineWorkbook.from_path(str(path)).get_sheet_by_name(sheet)
-    start = ws.start
-    return int(start[0]) + 1 if start else 1
-
-
-def _first_used_row_xlsx(path: Path, sheet: str) -> int:
-    from lxml import etree
-
-    with zipfile.ZipFile(path) as zf:
-        part = _sheet_part(zf, sheet)
-        with zf.open(part) as fh:
-            for _, el in etree.iterparse(fh, events=("end",), tag="{*}c", resolve_entities=False,
-                                         no_network=True, huge_tree=True):
-                has_value = any(etree.QName(ch).localname in ("v", "is") and
-                                (ch.text or len(ch)) for ch in el)
-                if has_value:
-                    ref = el.get("r")
-                    if ref:
-                        return int(re.sub(r"^[A-Z]+", "", ref))
-                    row = el.getparent()
-                    return int(row.get("r", "1")) if row is not None else 1
-                el.clear()
-    return 1
-
-
-def _sheet_part(zf: zipfile.ZipFile, sheet: str) -> str:
-    from lxml import etree
-
-    wb = etree.fromstring(zf.read("xl/workbook.xml"))
-    rels = etree.fromstring(zf.read("xl/_rels/workbook.xml.rels"))
-    rid = None
-    for el in wb.iter("{*}sheet"):
-        if el.get("name") == sheet:
-            rid = next((v for k, v in el.attrib.items() if k.endswith("}id")), None)
-    if rid is None:
-        raise KeyError(sheet)
-    for el in rels.iter("{*}Relationship"):
-        if el.get("Id") == rid:
-            target = el.get("Target", "")
-            return target.lstrip("/") if target.startswith("/") else "xl/" + target
-    raise KeyError(sheet)
+def _midnight(text: str) -> str:
+    """A date header cell read as ``2027-01-01 00:00:00`` is the date ``2027-01-01``."""
+    return _MIDNIGHT.sub("", text)
 
 
 def _short(exc: BaseException) -> str:

@@ -157,7 +157,8 @@ def test_same_night_with_different_guests_is_not_a_duplicate(write_csv) -> None:
 def test_coverage_warning_counts_the_next_365_nights(write_csv) -> None:
     frame, _ = read_rates(write_csv([HEADER, GOOD]))
     issues = validate_rates(frame, as_of=AS_OF)
-    assert issues[["rule", "severity", "value"]].values.tolist() == [["coverage", "warning", "1"]]
+    assert issues[["rule", "severity", "column", "value"]].values.tolist() == [
+        ["coverage", "warning", "RatePlanCode", "1 of the next 365 nights priced"]]
     year = pd.DataFrame({"date": pd.date_range("2026-12-01", periods=365)})
     full = pd.concat([frame] * 365, ignore_index=True)
     full["date"] = year["date"].to_numpy()

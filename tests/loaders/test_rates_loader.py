@@ -231,20 +231,30 @@ def test_sample_workbook_reads_every_sheet() -> None:
     assert set(issues["rule"]) == {"not_a_number", "date_order"}
 
 
-def test_fast_typed_read_equals_the_text_read(write_xlsx) -> None:
-    """The typed fast path and the all-text path see the same cells (as Excel shows them)."""
+def _fast_and_slow(path: Path, sheet: str, header_index: int, first_row: int):
+    """The same sheet through the typed fast path and the all-text path."""
     import fastexcel
 
-    from loaders.sheets import _load_text_table, _split_header
+    from loaders.sheets import split_header
+    from loaders.workbooks import load_text, load_typed
 
+    reader = fastexcel.read_excel(str(path))
+    typed = load_typed(reader, sheet, header_index, [], lambda _h: set())
+    text = load_text(reader, sheet)
+    assert typed is not None
+    fast = split_header(path, sheet, typed.table, first_row=first_row + header_index, header_at=0)
+    slow = split_header(path, sheet, text.table, first_row=first_row, header_at=header_index)
+    return fast, slow
+
+
+def test_fast_typed_read_equals_the_text_read(write_xlsx) -> None:
+    """The typed fast path and the all-text path see the same cells (as Excel shows them)."""
     path = write_xlsx({"S": [[], H + [None, "Date"],
                              [1000001, "101", "RO", dt.datetime(2027, 1, 1), 0.1 + 0.2, "EUR", None, None],
                              [None] * 8,
                              [1000001, 101, "RO", dt.datetime(2027, 1, 2), 129.95000000000002, "EUR", None, None],
                              [1000001, "101", "RO", dt.datetime(2027, 1, 3), 12000, "JPY", None, None]]})
-    reader = fastexcel.read_excel(str(path))
-    fast = _split_header(path, "S", _load_text_table(reader, "S", typed=True), 2)
-    slow = _split_header(path, "S", _load_text_table(reader, "S", typed=False), 2)
+    fast, slow = _fast_and_slow(path, "S", 0, 2)
     assert fast.header == slow.header == H + ["", "Date"]
     assert fast.rows.tolist() == slow.rows.tolist() == [3, 5, 6]
     pd.testing.assert_frame_equal(fast.body, slow.body)
@@ -258,11 +268,5 @@ def test_a_typo_in_a_number_column_is_kept_by_reading_the_sheet_as_text(write_xl
     frame, issues = read_rates(path)
     assert len(frame) == 50
     assert issues[["row", "value", "rule"]].values.tolist() == [[52, "12O.50", "not_a_number"]]
-    import fastexcel
-
-    from loaders.sheets import _load_text_table, _split_header
-
-    reader = fastexcel.read_excel(str(path))
-    fast = _split_header(path, "S", _load_text_table(reader, "S", typed=True), 1)
-    slow = _split_header(path, "S", _load_text_table(reader, "S", typed=False), 1)
+    fast, slow = _fast_and_slow(path, "S", 0, 1)
     pd.testing.assert_frame_equal(fast.body, slow.body)

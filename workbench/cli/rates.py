@@ -26,6 +26,21 @@ SheetOpt = Annotated[list[str] | None, typer.Option("--sheet", help="Read only t
                                                     show_default=False)]
 FxOpt = Annotated[Path | None, typer.Option("--fx", help="FX table (currency,units_per_eur[,as_of]) for the "
                                                          "50,000 EUR cap.", show_default=False)]
+EncodingOpt = Annotated[str | None, typer.Option(
+    "--encoding", help="Encoding of CSV files (e.g. utf-8, utf-16, cp1252); default: detected.", show_default=False)]
+HeaderRowOpt = Annotated[int | None, typer.Option(
+    "--header-row", min=1, help="Row holding the column names, counted as in Excel (1 = first row); default: the "
+                                "first of the first 20 rows naming known columns.", show_default=False)]
+SKIPPED_RULES = ("hidden_sheet", "sheet_ignored")
+
+
+def print_skipped(issues) -> None:
+    """Say which sheets were not read (hidden, or not the table asked for), before the issues."""
+    skipped = issues[issues["rule"].isin(SKIPPED_RULES)]
+    for r in skipped.itertuples(index=False):
+        why = f"{r.value}; name it with --sheet to read it" if r.rule == "hidden_sheet" else str(r.value)
+        console.print(f"[yellow]Skipped[/] sheet [bold]{escape(str(r.sheet))}[/] of {escape(str(r.source))} "
+                      f"({escape(why)})")
 
 
 def _as_of(value: str | None) -> dt.date | None:
@@ -39,8 +54,9 @@ def _as_of(value: str | None) -> dt.date | None:
 
 
 def _load_and_check(files: list[Path], sheet: list[str] | None, registry: list[Path] | None, day: dt.date | None,
-                    fx: Path | None, extra_registry=None):
-    """Read and check the files; a file that cannot be used raises ``LoadError``."""
+                    fx: Path | None, extra_registry=None, encoding: str | None = None,
+                    header_row: int | None = None):
+    """Read and check the files; a file that cannot be used raises ``LoadError``. Says which sheets were skipped."""
     from loaders import read_registry
     from workbench.flows.rates import check_rates
 
@@ -48,15 +64,18 @@ def _load_and_check(files: list[Path], sheet: list[str] | None, registry: list[P
         reg = read_registry(registry) if registry else None
         if extra_registry is not None:
             reg = extra_registry if reg is None else reg.merge(extra_registry)
-        return check_rates(files, sheet=sheet or None, registry=reg, as_of=day, fx=fx)
+        check = check_rates(files, sheet=sheet or None, registry=reg, as_of=day, fx=fx, encoding=encoding,
+                            header_row=header_row)
+    print_skipped(check.issues)
+    return check
 
 
 def _check(files: list[Path], sheet: list[str] | None, registry: list[Path] | None, day: dt.date | None,
-           fx: Path | None):
+           fx: Path | None, encoding: str | None = None, header_row: int | None = None):
     from loaders import LoadError
 
     try:
-        return _load_and_check(files, sheet, registry, day, fx)
+        return _load_and_check(files, sheet, registry, day, fx, encoding=encoding, header_row=header_row)
     except LoadError as exc:
         fail(str(exc))
 
@@ -75,12 +94,14 @@ def validate_rates_cmd(
     sheet: SheetOpt = None,
     fx: FxOpt = None,
     show: Annotated[int, typer.Option(help="How many issues to print.")] = 20,
+    encoding: EncodingOpt = None,
+    header_row: HeaderRowOpt = None,
 ) -> None:
     """Check rates files. Exit code 0: no errors; 1: errors found; 2: the input cannot be used."""
     from workbench.reports.validation import ReportContext, check_report_path, write_report
 
     check_paths(report, check_report_path)
-    check = _check(files, sheet, registry, _as_of(as_of), fx)
+    check = _check(files, sheet, registry, _as_of(as_of), fx, encoding=encoding, header_row=header_row)
     print_issues(check.issues, rows=len(check.frame), limit=show)
     ctx = ReportContext(title="Rates validation", files=check.files, as_of=check.as_of, rows_checked=len(check.frame))
     for path in report or []:
@@ -143,6 +164,8 @@ def push_rates_cmd(
                                                      "before checking.")] = True,
     sheet: SheetOpt = None,
     fx: FxOpt = None,
+    encoding: EncodingOpt = None,
+    header_row: HeaderRowOpt = None,
 ) -> None:
     """Send rates as OTA_HotelRateAmountNotif requests (one hotel and month each), or write them with --dry-run.
 
@@ -159,7 +182,7 @@ def push_rates_cmd(
     reports = _PushReports(report, files)
     if dry_run is not None:
         try:
-            check = _load_and_check(files, sheet, registry, day, fx)
+            check = _load_and_check(files, sheet, registry, day, fx, encoding=encoding, header_row=header_row)
         except LoadError as exc:
             reports.nothing_sent(str(exc))
             fail(str(exc))
@@ -180,8 +203,9 @@ def push_rates_cmd(
     try:
         settings = load_settings(env_file)
         target = settings.base_url
-        extra = _platform_registry(files, sheet, settings) if fetch_registry else None
-        check = _load_and_check(files, sheet, registry, day, fx, extra_registry=extra)
+        extra = _platform_registry(files, sheet, settings, encoding, header_row) if fetch_registry else None
+        check = _load_and_check(files, sheet, registry, day, fx, extra_registry=extra, encoding=encoding,
+                                header_row=header_row)
     except (LoadError, WorkbenchError) as exc:
         reports.nothing_sent(str(exc), target=target)
         fail(str(exc))
@@ -217,14 +241,15 @@ def load_settings(env_file: Path | None):
     return Settings.from_env().check_files("ca_bundle", source="the environment or ./.env")
 
 
-def _platform_registry(files: list[Path], sheet: list[str] | None, settings):
+def _platform_registry(files: list[Path], sheet: list[str] | None, settings, encoding: str | None = None,
+                       header_row: int | None = None):
     """Rooms and rate plans of the properties in ``files``, read from the platform (roomrates)."""
     from loaders import read_rates
     from workbench.platform.registry import fetch_registry
 
     if not settings.base_url:
         return None
-    frame, _ = read_rates(files, sheet=sheet or None)
+    frame, _ = read_rates(files, sheet=sheet or None, encoding=encoding, header_row=header_row)
     hotels = sorted({int(h) for h in frame["hotel_code"].dropna().unique()})
     with console.status(f"Reading rooms and rate plans of {len(hotels)} properties from the platform…"):
         return fetch_registry(settings, hotels)

@@ -10,7 +10,14 @@ import typer
 from rich.markup import escape
 
 from workbench.cli.console import check_paths, console, fail, print_issues, print_rooms_result, text, written
-from workbench.cli.rates import load_settings, push_app, validate_app
+from workbench.cli.rates import (
+    EncodingOpt,
+    HeaderRowOpt,
+    load_settings,
+    print_skipped,
+    push_app,
+    validate_app,
+)
 
 ISSUE_COLUMNS = ["source", "sheet", "row", "column", "value", "rule", "severity", "message"]
 fetch_app = typer.Typer(help="Read what the platform stores (room types, amenities) into frames and workbooks.",
@@ -26,18 +33,20 @@ Report = Annotated[list[Path] | None, typer.Option(
     show_default=False)]
 
 
-def _check(files: list[Path], on_fail=None):
+def _check(files: list[Path], on_fail=None, encoding: str | None = None, header_row: int | None = None):
     """The checked workbook; a file that cannot be used is one line (exit 2), after ``on_fail(message)``."""
     from loaders import LoadError
     from workbench.flows.rooms import check_rooms
 
     try:
         with console.status("Reading and checking…"):
-            return check_rooms(files)
+            check = check_rooms(files, encoding=encoding, header_row=header_row)
     except LoadError as exc:
         if on_fail is not None:
             on_fail(str(exc))
         fail(str(exc))
+    print_skipped(check.issues)
+    return check
 
 
 def _settings(env_file: Path | None):
@@ -90,10 +99,11 @@ def _request_issues(result, file: Path):
 
 @validate_app.command("rooms")
 def validate_rooms_cmd(files: Files, report: Report = None,
-                       show: Annotated[int, typer.Option(help="How many issues to print.")] = 20) -> None:
+                       show: Annotated[int, typer.Option(help="How many issues to print.")] = 20,
+                       encoding: EncodingOpt = None, header_row: HeaderRowOpt = None) -> None:
     """Check room types, sub-rooms and amenities. Exit code 0: no errors; 1: errors; 2: unusable input."""
     _check_reports(report)
-    check = _check(files)
+    check = _check(files, encoding=encoding, header_row=header_row)
     console.print(f"{len(check.rooms)} room type(s), {len(check.subrooms)} sub-room(s), "
                   f"{len(check.amenities)} amenity row(s) read")
     print_issues(check.issues, limit=show)

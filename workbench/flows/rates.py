@@ -67,8 +67,10 @@ class RatesCheck(IssuesView):
 
 def check_rates(files: PathLike | Iterable[PathLike], *, sheet: str | Sequence[str] | None = None,
                 registry: Registry | PathLike | Iterable[PathLike] | None = None, as_of: dt.date | str | None = None,
-                fx: FxTable | PathLike | None = None) -> RatesCheck:
-    """Load rates files and check them against the platform's rules."""
+                fx: FxTable | PathLike | None = None, encoding: str | None = None,
+                header_row: int | None = None) -> RatesCheck:
+    """Load rates files and check them against the platform's rules (``encoding`` and ``header_row``:
+    see :func:`loaders.read_rates`)."""
     paths = [Path(files)] if isinstance(files, (str, Path)) else [Path(p) for p in files]
     if isinstance(as_of, str):
         as_of = dt.date.fromisoformat(as_of)
@@ -80,7 +82,7 @@ def check_rates(files: PathLike | Iterable[PathLike], *, sheet: str | Sequence[s
     else:
         reg = read_registry(registry)
     fx_table = fx if isinstance(fx, FxTable) else read_fx_table(fx)
-    frame, load_issues = read_rates(paths, sheet=sheet)
+    frame, load_issues = read_rates(paths, sheet=sheet, encoding=encoding, header_row=header_row)
     issues = validate_rates(frame, registry=reg, as_of=as_of, fx=fx_table, load_issues=load_issues)
     return RatesCheck(frame, issues, reg, as_of, paths)
 

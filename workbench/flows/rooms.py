@@ -76,10 +76,12 @@ class RoomsCheck(IssuesView):
 
 
 
-def check_rooms(files: PathLike | Iterable[PathLike], *, sheet: str | Sequence[str] | None = None) -> RoomsCheck:
-    """Load Rooms / SubRooms / Amenities sheets and check them against the spec's E1 rules."""
+def check_rooms(files: PathLike | Iterable[PathLike], *, sheet: str | Sequence[str] | None = None,
+                encoding: str | None = None, header_row: int | None = None) -> RoomsCheck:
+    """Load Rooms / SubRooms / Amenities sheets and check them against the spec's E1 rules (``encoding``
+    and ``header_row``: see :func:`loaders.read_rooms`)."""
     paths = [Path(files)] if isinstance(files, (str, Path)) else [Path(p) for p in files]
-    loaded = read_rooms(paths, sheet=sheet)
+    loaded = read_rooms(paths, sheet=sheet, encoding=encoding, header_row=header_row)
     issues = validate_rooms(loaded.rooms, loaded.subrooms, loaded.amenities, load_issues=loaded.issues)
     return RoomsCheck(loaded.rooms, loaded.subrooms, loaded.amenities, issues, paths)
 
