@@ -28,9 +28,10 @@ from expectations.reference import (
     date_window,
     read_fx_table,
 )
-from loaders import Registry
+from loaders import LoadError, Registry
 from loaders.issues import combine, empty_issues, issues_where
 from loaders.normalize import decimal_text
+from loaders.schemas import RATES_COLUMNS
 
 
 @dataclass
@@ -55,20 +56,55 @@ class RateCheck:
                           zip(rows["source"], rows["sheet"], strict=True)], index=rows.index)
 
 
-def validate_rates(frame: pd.DataFrame, *, registry: Registry | None = None, as_of: dt.date | None = None,
-                   fx: FxTable | None = None, load_issues: pd.DataFrame | None = None) -> pd.DataFrame:
-    """Check ``frame`` against the platform's rate rules; return the issues frame.
+def validate_rates(frame: pd.DataFrame, *, registry: Registry | None = None,
+                   as_of: dt.date | str | None = None, fx: FxTable | None = None,
+                   load_issues: pd.DataFrame | None = None) -> pd.DataFrame:
+    """Check ``frame`` (a canonical rates frame) against the platform's rate rules; return the issues frame.
 
-    ``as_of`` defaults to today in CET; ``registry`` adds what is known about properties, rooms
-    and rate plans; ``load_issues`` (from the loader) are merged into the result.
+    ``as_of`` is a date or ``YYYY-MM-DD`` text (a datetime counts as its date) and defaults to today
+    in CET; ``registry`` adds what is known about properties, rooms and rate plans; ``load_issues``
+    (from the loader) are merged into the result. Works with ``frame.pipe(validate_rates, as_of=...)``.
     """
+    _require_canonical(frame)
+    as_of = as_of_date(as_of)
     frame = frame.reset_index(drop=True)
-    check = RateCheck(frame, registry or Registry(), as_of or cet_today(), fx or read_fx_table(), Coder(frame))
+    check = RateCheck(frame, registry or Registry(), as_of, fx or read_fx_table(), Coder(frame))
     parts = [load_issues if load_issues is not None else empty_issues()]
     if len(frame):
         parts += _price_rules(check) + _date_rules(check) + _room_rate_rules(check) + _duplicate_rules(check)
         parts += groups.group_rules(check)
     return combine(parts)
+
+
+def as_of_date(value: dt.date | str | None) -> dt.date:
+    """The as-of date from a date, a datetime (its date), ``YYYY-MM-DD`` text or None (today in CET)."""
+    if value is None:
+        return cet_today()
+    if isinstance(value, np.datetime64):
+        value = pd.Timestamp(value)
+    if isinstance(value, dt.datetime):  # pandas Timestamps too
+        return value.date()
+    if isinstance(value, dt.date):
+        return value
+    if isinstance(value, str):
+        try:
+            return dt.date.fromisoformat(value.strip())
+        except ValueError:
+            raise ValueError(f"as_of `{value}` is not a date: write it as YYYY-MM-DD, e.g. 2026-12-01") from None
+    raise TypeError(f"as_of must be a date or YYYY-MM-DD text, not {type(value).__name__}")
+
+
+def _require_canonical(frame: object) -> None:
+    if not isinstance(frame, pd.DataFrame):
+        raise TypeError(f"validate_rates checks a pandas DataFrame, not {type(frame).__name__}")
+    missing = [c for c in RATES_COLUMNS if c not in frame.columns]
+    if missing:
+        raise LoadError(
+            "validate_rates needs a canonical rates frame (what `read_rates` returns); this frame has no "
+            + ", ".join(f"`{c}`" for c in missing) + ". Give a frame in the long layout of a sheet "
+            "(`HotelCode`, `InvTypeCode`, `RatePlanCode`, `Date`, `AmountAfterTax`, `CurrencyCode`) to "
+            "`check_rates` instead: it reads it like a sheet, then runs these rules.",
+            source="<DataFrame>")
 
 
 # --- prices: hotel x currency x exact amount ---------------------------------------------------------

@@ -15,7 +15,7 @@ from pathlib import Path
 import pandas as pd
 
 from workbench.reports.tables import write_table
-from workbench.reports.validation import REPORT_CSS
+from workbench.reports.validation import REPORT_CLASS, REPORT_CSS
 
 REQUEST_COLUMNS = ["request_id", "hotel", "month", "messages", "cells", "outcome", "http_status", "codes", "texts",
                    "ruid", "attempts", "error", "source_rows"]
@@ -61,7 +61,7 @@ def render_push_html(result: object) -> str:
     bad = len(req) - ok
     warn = int((rows["severity"] == "warning").sum()) if len(rows) else 0
     parts = [f"<!doctype html><html lang='en'><head><meta charset='utf-8'><title>Push results</title>"
-             f"<style>{REPORT_CSS}</style></head><body><h1>Push results</h1>",
+             f"<style>{REPORT_CSS}</style></head><body><div class='{REPORT_CLASS}'><h1>Push results</h1>",
              f"<div class='meta'>Target <code>{e(result.target)}</code> · run {result.run_id} · "  # type: ignore
              f"{result.cells_changed:,} of {result.cells_total:,} prices changed since the last accepted push</div>",  # type: ignore
              f"<div class='cards'><div class='card okc'><b>{ok}</b>requests applied</div>"
@@ -91,5 +91,5 @@ def render_push_html(result: object) -> str:
                      f"<td>{e(str(r.message))}</td><td><code>{e(str(r.ruid or ''))}</code></td></tr>")
     if flagged.empty:
         parts.append("<tr><td colspan='7'>Every row was applied without a warning.</td></tr>")
-    parts.append("</tbody></table></body></html>")
+    parts.append("</tbody></table></div></body></html>")
     return "\n".join(parts)
