@@ -28,23 +28,29 @@ from expectations.reference import (
     date_window,
     read_fx_table,
 )
-from loaders import Registry
+from loaders import LoadError, Registry
 from loaders.issues import combine, empty_issues, issues_where
 from loaders.normalize import decimal_text
+from loaders.schemas import RATES_COLUMNS
 from loaders.unread import unread_rows
 
 
-def validate_rates(frame: pd.DataFrame, *, registry: Registry | None = None, as_of: dt.date | None = None,
-                   fx: FxTable | None = None, load_issues: pd.DataFrame | None = None) -> pd.DataFrame:
-    """Check ``frame`` against the platform's rate rules; return the issues frame.
+def validate_rates(frame: pd.DataFrame, *, registry: Registry | None = None,
+                   as_of: dt.date | str | None = None, fx: FxTable | None = None,
+                   load_issues: pd.DataFrame | None = None) -> pd.DataFrame:
+    """Check ``frame`` (a canonical rates frame) against the platform's rate rules; return the issues frame.
 
-    ``as_of`` defaults to today in CET; ``registry`` adds what is known about properties, rooms
-    and rate plans; ``load_issues`` (from the loader) are merged into the result. The rules on one
-    row also run on the rows the loader left out for an unreadable cell (``loaders.unread``), so
-    every problem of a row is reported; rules over groups of rows read only the frame.
+    ``as_of`` is a date or ``YYYY-MM-DD`` text (a datetime counts as its date) and defaults to today
+    in CET; ``registry`` adds what is known about properties, rooms and rate plans; ``load_issues``
+    (from the loader) are merged into the result. Works with ``frame.pipe(validate_rates, as_of=...)``.
+    The rules on one row also run on the rows the loader left out for an unreadable cell
+    (``loaders.unread``), so every problem of a row is reported; rules over groups of rows read only
+    the frame.
     """
+    _require_canonical(frame)
+    as_of = as_of_date(as_of)
     frame = frame.reset_index(drop=True)
-    registry, as_of, fx = registry or Registry(), as_of or cet_today(), fx or read_fx_table()
+    registry, fx = registry or Registry(), fx or read_fx_table()
     check = RateCheck(frame, registry, as_of, fx, Coder(frame))
     parts = [load_issues if load_issues is not None else empty_issues()]
     unread = unread_rows(frame)
@@ -60,6 +66,37 @@ def validate_rates(frame: pd.DataFrame, *, registry: Registry | None = None, as_
     if len(frame):
         parts += _duplicate_rules(check) + groups.group_rules(check)
     return combine(parts)
+
+
+def as_of_date(value: dt.date | str | None) -> dt.date:
+    """The as-of date from a date, a datetime (its date), ``YYYY-MM-DD`` text or None (today in CET)."""
+    if value is None:
+        return cet_today()
+    if isinstance(value, np.datetime64):
+        value = pd.Timestamp(value)
+    if isinstance(value, dt.datetime):  # pandas Timestamps too
+        return value.date()
+    if isinstance(value, dt.date):
+        return value
+    if isinstance(value, str):
+        try:
+            return dt.date.fromisoformat(value.strip())
+        except ValueError:
+            raise ValueError(f"as_of `{value}` is not a date: write it as YYYY-MM-DD, e.g. 2026-12-01") from None
+    raise TypeError(f"as_of must be a date or YYYY-MM-DD text, not {type(value).__name__}")
+
+
+def _require_canonical(frame: object) -> None:
+    if not isinstance(frame, pd.DataFrame):
+        raise TypeError(f"validate_rates checks a pandas DataFrame, not {type(frame).__name__}")
+    missing = [c for c in RATES_COLUMNS if c not in frame.columns]
+    if missing:
+        raise LoadError(
+            "validate_rates needs a canonical rates frame (what `read_rates` returns); this frame has no "
+            + ", ".join(f"`{c}`" for c in missing) + ". Give a frame in the long layout of a sheet "
+            "(`HotelCode`, `InvTypeCode`, `RatePlanCode`, `Date`, `AmountAfterTax`, `CurrencyCode`) to "
+            "`check_rates` instead: it reads it like a sheet, then runs these rules.",
+            source="<DataFrame>")
 
 
 # --- prices: hotel x currency x exact amount ---------------------------------------------------------

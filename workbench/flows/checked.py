@@ -1,14 +1,23 @@
-"""What every checked input offers people: its errors, warnings, a verdict and counts by rule."""
+"""What every checked input offers people: its errors, warnings, a verdict and counts by rule, and a
+short summary in Jupyter (the verdict, counts by rule, the first issues) instead of a frame dump."""
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 import pandas as pd
+
+from workbench.display import Summary, Table, facts_text
+
+#: Issues a summary lists (errors first); the rest are in ``.errors`` / ``.warnings`` / ``.issues``.
+FIRST_ISSUES = 10
 
 
 class IssuesView:
     """Mixin for results that carry an ``issues`` frame (rates, rooms, ...)."""
 
     issues: pd.DataFrame
+    title: ClassVar[str] = "Check"
 
     @property
     def errors(self) -> pd.DataFrame:
@@ -29,3 +38,40 @@ class IssuesView:
             return pd.DataFrame(columns=["severity", "rule", "issues"])
         return (self.issues.groupby(["severity", "rule"]).size().rename("issues").reset_index()
                 .sort_values(["severity", "issues"], ascending=[True, False]).reset_index(drop=True))
+
+    def verdict(self) -> str:
+        """One line: does anything block a push?"""
+        n_err, n_warn = len(self.errors), len(self.warnings)
+        if n_err:
+            return (f"blocked: {n_err:,} error{'s' if n_err != 1 else ''} to fix (or skip)"
+                    + (f", {n_warn:,} warning{'s' if n_warn != 1 else ''}" if n_warn else ""))
+        if n_warn:
+            return f"nothing blocks a push; {n_warn:,} warning{'s' if n_warn != 1 else ''}"
+        return "nothing blocks a push; no issues"
+
+    def facts(self) -> list[tuple[str, str]]:
+        """(figure, label) pairs shown under the title: what was checked."""
+        return []
+
+    def first_issues(self, n: int = FIRST_ISSUES) -> pd.DataFrame:
+        """The first ``n`` issues a person should read: errors first, then warnings."""
+        errors = self.errors.head(n)
+        return pd.concat([errors, self.warnings.head(n - len(errors))], ignore_index=True)
+
+    def _repr_html_(self) -> str:
+        n_err, n_warn = len(self.errors), len(self.warnings)
+        tone = "error" if n_err else ("warning" if n_warn else "ok")
+        facts = [*self.facts(), (f"{n_err:,}", "errors"), (f"{n_warn:,}", "warnings")]
+        tables = []
+        if len(self.issues):
+            tables.append(Table("By rule", self.summary(), tone_column="severity"))
+            first = self.first_issues()
+            shown = (f"{len(first)} of {len(self.issues):,} shown; all of them: `.errors`, `.warnings`, `.issues`"
+                     if len(first) < len(self.issues) else "all of them: `.errors`, `.warnings`, `.issues`")
+            tables.append(Table("First issues" if len(first) < len(self.issues) else "Issues", first, note=shown,
+                                wide=("message",), tone_column="severity"))
+        return Summary(self.title, self.verdict(), tone, facts, tables).html()
+
+    def __repr__(self) -> str:
+        figures = facts_text(self.facts())
+        return f"<{type(self).__name__}: {figures + '; ' if figures else ''}{self.verdict()}>"

@@ -20,6 +20,7 @@ import warnings
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import ClassVar
 
 import pandas as pd
 
@@ -27,6 +28,7 @@ from expectations import validate_rooms
 from loaders import read_rooms
 from loaders.issues import combine
 from workbench.config import Settings
+from workbench.display import OUTCOME_TONES, Summary, Table
 from workbench.errors import BlockedByErrors, OperationSunset, PlatformReadError
 from workbench.flows.checked import IssuesView
 from workbench.ota.descriptive_info import PlatformRooms
@@ -37,6 +39,7 @@ from workbench.writers.overlay import PlannedRequest, RoomsPlan, plan_rooms
 
 PathLike = str | Path
 MAPPING_COLUMNS = ["hotel_code", "room_id", "room_name", "inv_code", "how", "ruid"]
+PUSH_ROWS = 10  # requests a push's summary lists
 RESULT_COLUMNS = ["hotel_code", "notif_type", "inv_code", "room_id", "room_name", "parts", "outcome", "message", "ruid"]
 
 
@@ -59,7 +62,7 @@ def deprecation(settings: Settings, today: dt.date | None = None) -> str | None:
 
 # --- checking a workbook ------------------------------------------------------------------------------
 
-@dataclass
+@dataclass(repr=False)
 class RoomsCheck(IssuesView):
     """A loaded and validated room-type workbook."""
 
@@ -68,6 +71,12 @@ class RoomsCheck(IssuesView):
     amenities: pd.DataFrame
     issues: pd.DataFrame
     files: list[Path] = field(default_factory=list)
+    title: ClassVar[str] = "Rooms check"
+
+    def facts(self) -> list[tuple[str, str]]:
+        return [(f"{len(self.rooms):,}", "room types"), (f"{len(self.subrooms):,}", "sub-rooms"),
+                (f"{len(self.amenities):,}", "amenities"),
+                (", ".join(p.name for p in self.files) or "nothing", "read:")]
 
     @property
     def hotels(self) -> list[int]:
@@ -96,12 +105,37 @@ def preview_rooms(check: RoomsCheck, settings: Settings | None = None, *, platfo
 
 # --- pushing ------------------------------------------------------------------------------------------
 
-@dataclass
+@dataclass(repr=False)
 class RoomsPushResult:
     plan: RoomsPlan
     results: pd.DataFrame   # one row per request: outcome, InvCode, message, ruid
     mapping: pd.DataFrame   # RoomID -> InvCode of the room types created (or found created)
     notice: str | None = None
+
+    def _repr_html_(self) -> str:
+        counts = self.results["outcome"].value_counts().to_dict()
+        bad = len(self.results) - counts.get("success", 0)
+        facts = [(f"{n:,}", str(k)) for k, n in counts.items()] + [(f"{len(self.mapping):,}", "room types mapped")]
+        # what went wrong first: a summary lists the requests that need attention before the rest
+        order = (self.results["outcome"] == "success").to_numpy().argsort(kind="stable")
+        shown = self.results.iloc[order].head(PUSH_ROWS)
+        cols = ["hotel_code", "notif_type", "inv_code", "room_id", "room_name", "outcome", "message", "ruid"]
+        note = (f"{len(shown)} of {len(self.results):,} requests shown; all of them: `.results`"
+                if len(shown) < len(self.results) else "")
+        tables = [Table("Requests", shown[cols], note=note, wide=("message",), tone_column="outcome",
+                        tones=OUTCOME_TONES)] if len(shown) else []
+        if len(self.mapping):
+            tables.append(Table("Room types created (RoomID -> InvCode)", self.mapping.head(PUSH_ROWS),
+                                note="all of them: `.mapping`" if len(self.mapping) > PUSH_ROWS else ""))
+        if self.notice:
+            tables.insert(0, Table(self.notice, pd.DataFrame()))
+        verdict = ("nothing to send" if self.results.empty else
+                   "every request applied" if bad == 0 else f"{bad:,} request{'s' if bad != 1 else ''} not applied")
+        tone = "ok" if bad == 0 else "error"
+        return Summary("Rooms push", verdict, tone, facts, tables).html()
+
+    def __repr__(self) -> str:
+        return f"<RoomsPushResult: {self.summary()}>"
 
     @property
     def ok(self) -> bool:

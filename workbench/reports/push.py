@@ -24,7 +24,7 @@ import pandas as pd
 
 from workbench.reports.tables import write_table
 from workbench.reports.text import DASH, text
-from workbench.reports.validation import REPORT_CSS
+from workbench.reports.validation import REPORT_CLASS, REPORT_CSS
 
 FORMATS = (".csv", ".xlsx", ".html")
 REQUEST_COLUMNS = ["request_id", "hotel", "month", "messages", "cells", "outcome", "http_status", "codes", "texts",
@@ -160,7 +160,7 @@ def _html(view: _View) -> str:
     banner = (f"<div class='cards'><div class='card err'><b>Nothing was sent</b>{e(view.nothing_sent)}</div></div>"
               if view.nothing_sent else "")
     parts = [f"<!doctype html><html lang='en'><head><meta charset='utf-8'><title>Push results</title>"
-             f"<style>{REPORT_CSS}</style></head><body><h1>Push results</h1>",
+             f"<style>{REPORT_CSS}</style></head><body><div class='{REPORT_CLASS}'><h1>Push results</h1>",
              f"<div class='meta'>{' · '.join(m for m in meta if m)}</div>", banner,
              f"<div class='cards'><div class='card okc'><b>{ok}</b>requests applied</div>"
              f"<div class='card err'><b>{bad}</b>requests refused or failed</div>"
@@ -194,5 +194,5 @@ def _html(view: _View) -> str:
             parts.append("<tr><td colspan='7'>No row was sent in this run.</td></tr>")
         else:
             parts.append("<tr><td colspan='7'>Every row was applied without a warning.</td></tr>")
-    parts.append("</tbody></table></body></html>")
+    parts.append("</tbody></table></div></body></html>")
     return "\n".join(parts)

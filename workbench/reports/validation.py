@@ -64,15 +64,24 @@ def summary_table(issues: pd.DataFrame) -> pd.DataFrame:
     return out.sort_values(["_s", "issues"], ascending=[True, False]).drop(columns="_s").reset_index(drop=True)
 
 
+#: Every selector starts with the report's own container class, so the report restyles nothing else
+#: when shown inside another page (a notebook's output); long ids (``code``) wrap in their cell. The
+#: alignment is ``!important`` because JupyterLab right-aligns output tables with a more specific rule.
+REPORT_CLASS = "wb-report"
 REPORT_CSS = """
-body{font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:2rem;color:#1f2328}
-h1{font-size:1.5rem;margin-bottom:.2rem} .meta{color:#57606a;margin-bottom:1.5rem}
-.cards{display:flex;gap:1rem;margin:1rem 0 1.5rem} .card{padding:.8rem 1.2rem;border-radius:8px;min-width:8rem}
-.card b{display:block;font-size:1.6rem} .err{background:#ffebe9} .warn{background:#fff8c5} .okc{background:#dafbe1}
-table{border-collapse:collapse;width:100%;font-size:.9rem;margin-bottom:2rem}
-th,td{border-bottom:1px solid #d0d7de;padding:.35rem .5rem;text-align:left;vertical-align:top}
-th{background:#f6f8fa;position:sticky;top:0} tr.error td.sev{color:#cf222e;font-weight:600}
-tr.warning td.sev{color:#9a6700;font-weight:600} td.num{text-align:right} code{background:#f6f8fa;padding:0 .2rem}
+.wb-report{font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:2rem;color:#1f2328;background:#fff}
+.wb-report h1{font-size:1.5rem;margin-bottom:.2rem} .wb-report .meta{color:#57606a;margin-bottom:1.5rem}
+.wb-report .cards{display:flex;gap:1rem;margin:1rem 0 1.5rem}
+.wb-report .card{padding:.8rem 1.2rem;border-radius:8px;min-width:8rem}
+.wb-report .card b{display:block;font-size:1.6rem} .wb-report .err{background:#ffebe9}
+.wb-report .warn{background:#fff8c5} .wb-report .okc{background:#dafbe1}
+.wb-report table{border-collapse:collapse;table-layout:auto;width:100%;font-size:.9rem;margin-bottom:2rem}
+.wb-report th,.wb-report td{border:0;border-bottom:1px solid #d0d7de;padding:.35rem .5rem;text-align:left!important;
+  vertical-align:top;white-space:normal;overflow-wrap:break-word;max-width:none}
+.wb-report th{background:#f6f8fa;position:sticky;top:0;white-space:nowrap}
+.wb-report tr.error td.sev{color:#cf222e;font-weight:600} .wb-report tr.warning td.sev{color:#9a6700;font-weight:600}
+.wb-report td.num{text-align:right!important}
+.wb-report code{background:#f6f8fa;padding:0 .2rem;word-break:break-all}
 """
 
 
@@ -91,7 +100,7 @@ def render_html(issues: pd.DataFrame, context: ReportContext) -> str:
     verdict = ("<div class='card okc'><b>OK</b>nothing blocks a push</div>" if n_err == 0 else
                "<div class='card err'><b>Blocked</b>errors must be fixed (or skipped)</div>")
     parts = [f"<!doctype html><html lang='en'><head><meta charset='utf-8'><title>{e(context.title)}</title>",
-             f"<style>{REPORT_CSS}</style></head><body><h1>{e(context.title)}</h1>",
+             f"<style>{REPORT_CSS}</style></head><body><div class='{REPORT_CLASS}'><h1>{e(context.title)}</h1>",
              f"<div class='meta'>{' · '.join(meta)}</div>",
              f"<div class='cards'>{verdict}<div class='card err'><b>{n_err}</b>errors</div>"
              f"<div class='card warn'><b>{n_warn}</b>warnings</div></div>",
@@ -110,5 +119,5 @@ def render_html(issues: pd.DataFrame, context: ReportContext) -> str:
         parts.append(f"<tr class='{e(str(r.severity))}'>{tds}</tr>")
     if issues.empty:
         parts.append("<tr><td colspan='8'>No issues found.</td></tr>")
-    parts.append("</tbody></table></body></html>")
+    parts.append("</tbody></table></div></body></html>")
     return "\n".join(parts)

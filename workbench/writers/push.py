@@ -21,6 +21,7 @@ import pandas as pd
 
 from workbench.aio import run_blocking
 from workbench.config import Settings
+from workbench.display import OUTCOME_TONES, Summary, Table
 from workbench.transport import ConfigurationError, PlatformClient, Result, SendItem
 from workbench.writers.batches import RateRequest, iter_requests
 from workbench.writers.compress import compress
@@ -35,7 +36,7 @@ ROW_COLUMNS = ["source", "sheet", "row", "column", "request_id", "hotel", "month
 NOT_SENT = "not sent (errors)"  # the outcome of a row left out by ``skip_invalid``
 
 
-@dataclass
+@dataclass(repr=False)
 class PushResult:
     """What a push did: per request and per spreadsheet row, plus the delta figures."""
 
@@ -65,6 +66,45 @@ class PushResult:
         skipped = f"; {self.skipped_rows:,} price(s) with errors not sent" if self.skipped_rows else ""
         return (f"{len(self.requests)} request(s): {parts}; {warn} warning(s). {self.cells_changed:,} of "
                 f"{self.cells_total:,} price(s) changed since the last accepted push{skipped}")
+
+    def __repr__(self) -> str:
+        return f"<PushResult run {self.run_id} to {self.target}: {self.summary()}>"
+
+    def _repr_html_(self) -> str:
+        """In Jupyter: the verdict, the figures, then the requests and rows that need attention first."""
+        req, rows = self.requests, self.rows
+        bad = len(req) - self.counts.get("success", 0)
+        flagged = rows[rows["severity"] != "ok"] if len(rows) else rows
+        facts = [(f"{n:,}", k) for k, n in sorted(self.counts.items())] + [
+            (f"{self.cells_changed:,} of {self.cells_total:,}", "prices changed since the last accepted push"),
+            (f"{len(flagged):,}", "rows with warnings or errors"), (f"{self.skipped_rows:,}", "prices with errors left out"),
+            (self.target, "target:"), (str(self.run_id), "run:")]
+        tables = []
+        if len(req):
+            attention = (req["outcome"] != "success").astype(int) * 2 + (req["codes"] != "").astype(int)
+            shown = req.iloc[(-attention).to_numpy().argsort(kind="stable")].head(SUMMARY_ROWS)
+            shown = shown.assign(said=[t or (e if isinstance(e, str) else "") for t, e in zip(shown["texts"],
+                                                                                           shown["error"], strict=True)])
+            cols = ["hotel", "month", "messages", "cells", "outcome", "http_status", "codes", "said", "ruid", "attempts"]
+            tables.append(Table("Requests", shown[cols].rename(columns={"said": "what the platform said"}),
+                                note=_shown(len(shown), len(req), "requests", "`.requests`"),
+                                wide=("what the platform said", "ruid"), tone_column="outcome", tones=OUTCOME_TONES))
+        if len(flagged):
+            tables.append(Table("Rows with warnings or errors", flagged.head(SUMMARY_ROWS)[
+                ["source", "sheet", "row", "outcome", "severity", "codes", "message", "ruid"]],
+                note=_shown(min(len(flagged), SUMMARY_ROWS), len(flagged), "rows", "`.rows`"),
+                wide=("message", "ruid"), tone_column="severity"))
+        verdict = ("nothing to send: the platform already has every price" if req.empty else
+                   "every request applied" if bad == 0 else f"{bad:,} request{'s' if bad != 1 else ''} not applied")
+        tone = "error" if bad else ("warning" if len(flagged) else "ok")
+        return Summary("Rates push", verdict, tone, facts, tables).html()
+
+
+SUMMARY_ROWS = 10  # requests and rows a push's summary lists
+
+
+def _shown(n: int, total: int, what: str, where: str) -> str:
+    return f"{n} of {total:,} {what} shown; all of them: {where}" if n < total else ""
 
 
 def send_rates(valid: pd.DataFrame, settings: Settings, *, journal: str | Path = DEFAULT_JOURNAL, full: bool = False,
