@@ -75,7 +75,7 @@ def _concat(*frames):
     return pd.concat(used, ignore_index=True) if used else frames[0]
 
 
-def _request_issues(result, file: Path):
+def request_issues(result, file: Path):
     """The requests the platform refused or failed, as issues (for the push's report)."""
     import pandas as pd
 
@@ -171,7 +171,7 @@ def push_rooms_cmd(
         _reports(check.issues, [file], report, title, {"Result": f"nothing was sent: {exc}"})
         fail(str(exc))
     print_rooms_result(result)
-    _reports(_concat(check.issues, _request_issues(result, file)), [file], report, title,
+    _reports(_concat(check.issues, request_issues(result, file)), [file], report, title,
              {"Result": result.summary()})
     console.print(f"Mapping: [bold]{escape(str(mapping))}[/]"
                   + (f"; workbook with InvCodes: [bold]{escape(str(fill))}[/]" if fill else ""))
