@@ -47,7 +47,7 @@ def test_rows_skipped_for_errors_are_counted_and_listed_as_not_sent(platform, tm
     assert result.ok and result.skipped_rows > 0
     assert f"{result.skipped_rows:,} price(s) with errors not sent" in result.summary()
     not_sent = result.not_sent
-    assert set(zip(not_sent["source"], not_sent["sheet"], not_sent["row"].astype(int))) == error_rows(check)
+    assert set(zip(not_sent["source"], not_sent["sheet"], not_sent["row"].astype(int), strict=True)) == error_rows(check)
     assert set(not_sent["outcome"]) == {NOT_SENT} and set(not_sent["severity"]) == {"error"}
     typo = not_sent[(not_sent["sheet"] == "Amsterdam") & (not_sent["row"] == 272)].iloc[0]
     assert typo["codes"] == "not_a_number" and "12O.50" in typo["message"]
