@@ -165,7 +165,8 @@ def push_rates_cmd(
             fail(str(exc))
         print_issues(check.issues, rows=len(check.frame), limit=10)
         try:
-            done = write_dry_run(check, dry_run, skip_invalid=skip_invalid)
+            with console.status(f"Writing the requests into {dry_run}…"):
+                done = write_dry_run(check, dry_run, skip_invalid=skip_invalid)
         except BlockedByErrors as exc:
             console.print(f"[red]Nothing written:[/] {escape(str(exc))}")
             reports.nothing_sent(str(exc), check)

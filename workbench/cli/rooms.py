@@ -139,7 +139,8 @@ def push_rooms_cmd(
     if dry_run is not None:
         settings = _settings(env_file)
         try:
-            plan = preview_rooms(check, settings if settings.base_url else None)
+            with console.status("Planning the requests…"):
+                plan = preview_rooms(check, settings if settings.base_url else None)
         except PlatformReadError as exc:
             fail(str(exc))
         if not settings.base_url:
@@ -156,7 +157,8 @@ def push_rooms_cmd(
         settings = load_settings(env_file)
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
-            result = push_rooms(check, settings, mapping=mapping, workbook_copy=fill)
+            with console.status("Reading the platform's room types, then sending…"):
+                result = push_rooms(check, settings, mapping=mapping, workbook_copy=fill)
         for w in caught:
             console.print(f"[yellow]Warning:[/] {escape(str(w.message))}")
     except BlockedByErrors as exc:

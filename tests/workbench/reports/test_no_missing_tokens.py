@@ -157,3 +157,16 @@ def test_text_of_a_value(value: object, shown: str) -> None:
 ])
 def test_prices_print_as_money(amounts: object, currency: str, shown: str) -> None:
     assert money(amounts, currency) == shown
+
+
+def test_cli_lines_of_car_offers(capsys: pytest.CaptureFixture[str]) -> None:
+    from workbench.cli.cars import print_offers
+
+    offers = pd.DataFrame({"supplier_name": ["Hertz", pd.NA], "vehicle": ["Fiat 500", None],
+                           "category": [pd.NA, "Compact"], "transmission": ["Manual", float("nan")],
+                           "price_amount": [129.5, 9000.0], "currency": ["EUR", "JPY"],
+                           "pickup_depot_name": [None, "Narita T1"]})
+    print_offers(offers)
+    out = capsys.readouterr().out
+    assert tokens(out) == [], out
+    assert "129.50" in out and "9,000" in out and "9,000.00" not in out
