@@ -170,3 +170,15 @@ def test_cli_lines_of_car_offers(capsys: pytest.CaptureFixture[str]) -> None:
     out = capsys.readouterr().out
     assert tokens(out) == [], out
     assert "129.50" in out and "9,000" in out and "9,000.00" not in out
+
+
+def test_the_line_of_a_request_that_got_no_answer() -> None:
+    """What the push's progress bar and platform-read errors show for a request without an answer."""
+    from workbench.transport.result import Outcome, Result
+
+    lost = Result("OTA_HotelRateAmountNotif", Outcome.FAILED, None, None, None, 3, (), error="connection dropped")
+    line = lost.summary()
+    assert tokens(line) == [] and "HTTP None" not in line and "ruid" not in line
+    assert line == "OTA_HotelRateAmountNotif: failed (no answer, 3 attempt(s), connection dropped)"
+    answered = Result("roomrates", Outcome.REJECTED, 404, None, "abc==", 1, ())
+    assert answered.summary() == "roomrates: rejected (HTTP 404, 1 attempt(s); ruid abc==)"

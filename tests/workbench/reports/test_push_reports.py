@@ -128,3 +128,28 @@ def test_a_dry_run_report_and_a_report_without_a_check_say_nothing_was_sent(plat
     dry = write_push_report(NothingSent("a dry run", check.not_sent(), check.files), tmp_path / "d.csv")
     rows = pd.read_csv(dry, encoding="utf-8-sig")
     assert rows["outcome"].tolist() == ["nothing sent"] + [NOT_SENT] * 11
+    one = check.not_sent()[lambda f: f["source"] == "rates.xlsx"]
+    wb = load_workbook(write_push_report(NothingSent("a dry run", one, [SAMPLES / "rates.xlsx"]), tmp_path / "d.xlsx"))
+    assert wb.sheetnames == ["Problems", "Amsterdam", "Krakow", "Tokyo OBP", "Requests", "Rows"]  # one workbook: its names
+    assert wb["Amsterdam"]["E272"].comment is not None
+
+
+@pytest.mark.parametrize(("inputs", "settings", "reason"), [
+    (["nowhere.xlsx"], "WORKBENCH_BASE_URL=https://127.0.0.1:9\n", "nowhere.xlsx"),
+    ([str(SAMPLES / "rates.xlsx")], "WORKBENCH_BASE_URL=https://127.0.0.1:9\nWORKBENCH_CA_BUNDLE=/gone/ca.pem\n",
+     "WORKBENCH_CA_BUNDLE"),
+])
+def test_a_push_that_cannot_start_still_writes_its_reports(tmp_path: Path, inputs: list[str], settings: str,
+                                                           reason: str) -> None:
+    env_file = tmp_path / "target.env"
+    env_file.write_text(settings)
+    reports = [tmp_path / "r.html", tmp_path / "r.xlsx", tmp_path / "r.csv"]
+    run = subprocess.run([sys.executable, "-m", "workbench.cli", "push", "rates", *inputs, "--env-file", str(env_file),
+                          *(a for r in reports for a in ("--report", str(r)))],
+                         cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(ROOT), "COLUMNS": "200"},
+                         capture_output=True, text=True, timeout=300)
+    assert run.returncode == 2 and reason in run.stderr and "Traceback" not in run.stderr, run.stderr
+    html = reports[0].read_text(encoding="utf-8")
+    assert "<b>Nothing was sent</b>" in html and reason in html
+    assert load_workbook(reports[1])["Problems"]["H2"].value.startswith("Nothing was sent: ")
+    assert pd.read_csv(reports[2], encoding="utf-8-sig")["outcome"].tolist() == ["nothing sent"]
