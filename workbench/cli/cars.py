@@ -142,27 +142,24 @@ def search(
     for w in result.warnings:
         _console(stderr=True).print(f"[yellow]warning:[/] {w}", markup=True, soft_wrap=True)
     if show and len(frame):
-        _print_offers(frame.sort_values("price", na_position="last").head(show))
+        print_offers(frame.sort_values("price", na_position="last").head(show))
     _write(frame, out)
 
 
-def _print_offers(frame: pd.DataFrame) -> None:
+def print_offers(frame: pd.DataFrame) -> None:
     from rich.table import Table
 
     table = Table(show_lines=False)
     for header in ("supplier", "vehicle", "category", "gearbox", "price", "currency", "pick-up desk"):
         table.add_column(header, justify="right" if header == "price" else "left")
+    from workbench.reports.text import amount, text
+
     for row in frame.itertuples(index=False):
-        table.add_row(*(("" if _missing(v) else str(v)) for v in (
-            row.supplier_name, row.vehicle, row.category, row.transmission, row.price_amount, row.currency,
-            row.pickup_depot_name)))
+        currency = text(row.currency)
+        price = amount(row.price_amount, currency or None) if text(row.price_amount) else ""
+        table.add_row(*(text(v) for v in (row.supplier_name, row.vehicle, row.category, row.transmission)),
+                      price, currency, text(row.pickup_depot_name))
     _console().print(table)
-
-
-def _missing(value: object) -> bool:
-    import pandas as pd
-
-    return value is None or bool(pd.isna(value))
 
 
 def _static_command(kind: str, refresh: bool, out: Path | None, env_file: Path | None, cache: Path | None,
@@ -173,7 +170,8 @@ def _static_command(kind: str, refresh: bool, out: Path | None, env_file: Path |
     stamp = when.isoformat(timespec="seconds") if when else "never"
     _console().print(f"{len(frame)} {kind} (fetched {stamp})")
     if out is None:
-        _console().print(frame.to_string(index=False, max_rows=60))
+        shown = frame.astype(object).where(frame.notna(), "")  # blanks, never NaN / <NA>
+        _console().print(shown.to_string(index=False, max_rows=60))
     _write(frame, out)
 
 

@@ -86,7 +86,8 @@ def _validate(out: Path, console: Console, wrote: Written):
     from workbench.reports.validation import ReportContext, write_report
 
     console.rule("1. Load and validate the sample rates")
-    check = check_rates(SAMPLE_RATES, registry=SAMPLE_REGISTRY, as_of=DEMO_AS_OF)
+    with console.status("Reading and checking the samples…"):
+        check = check_rates(SAMPLE_RATES, registry=SAMPLE_REGISTRY, as_of=DEMO_AS_OF)
     found = set(check.errors["rule"])
     console.print(f"{len(check.frame):,} prices from {len(check.files)} files; as of {DEMO_AS_OF} (CET): "
                   f"[red]{len(check.errors)} errors[/], [yellow]{len(check.warnings)} warnings[/]")
@@ -106,7 +107,8 @@ def _dry_run(check, out: Path, console: Console, wrote: Written) -> None:
     from workbench.flows.rates import dry_run
 
     console.rule("2. Dry run: compressed OTA requests, one hotel and month each")
-    result = dry_run(check, out / "requests", skip_invalid=True)
+    with console.status("Writing the requests…"):
+        result = dry_run(check, out / "requests", skip_invalid=True)
     if not result.requests or result.cells != len(check.valid_frame()):
         raise DemoFailed("the dry run did not carry every valid price")
     console.print(f"{len(result.requests)} requests, {result.messages} messages for {result.cells:,} prices "
@@ -135,11 +137,13 @@ def _live(out: Path, console: Console, wrote: Written) -> None:
         wrote(sb.connection_file, "the sandbox's client settings (kept for the record; the sandbox is stopped)")
         settings = sb.settings
         hotels = [1000001, 1000002, 1000003, 1000004]
-        registry = fetch_registry(settings, hotels)
+        with console.status("Reading rooms and rate plans from the platform…"):
+            registry = fetch_registry(settings, hotels)
         console.print(f"read {len(registry.rooms)} rooms and {len(registry.room_rates)} room-rates from the platform")
-        check = check_rates(SAMPLE_RATES, registry=registry, as_of=DEMO_AS_OF)
-        result = push_rates(check, settings, journal=journal, skip_invalid=True, progress=False,
-                            command="demo: push samples")
+        with console.status("Checking and pushing the samples…"):
+            check = check_rates(SAMPLE_RATES, registry=registry, as_of=DEMO_AS_OF)
+            result = push_rates(check, settings, journal=journal, skip_invalid=True, progress=False,
+                                command="demo: push samples")
         console.print(result.summary())
         wrote(journal, "the push journal (SQLite): every request, its outcome, the accepted prices")
         if not result.ok:
@@ -157,9 +161,10 @@ def _live(out: Path, console: Console, wrote: Written) -> None:
 
         console.rule("4. Push a changed copy: only the change is sent")
         changed = wrote(_changed_copy(out / "rates-changed.xlsx"), "the sample workbook with one week 10 EUR dearer")
-        check2 = check_rates([changed, SAMPLE_RATES[1]], registry=registry, as_of=DEMO_AS_OF)
-        delta = push_rates(check2, settings, journal=journal, skip_invalid=True, progress=False,
-                           command="demo: push changed copy")
+        with console.status("Checking and pushing the changed copy…"):
+            check2 = check_rates([changed, SAMPLE_RATES[1]], registry=registry, as_of=DEMO_AS_OF)
+            delta = push_rates(check2, settings, journal=journal, skip_invalid=True, progress=False,
+                               command="demo: push changed copy")
         console.print(delta.summary())
         nights = (CHANGED_WEEK[1] - CHANGED_WEEK[0]).days + 1
         if not delta.ok or delta.cells_changed != nights:
@@ -219,7 +224,8 @@ def _notifications(out: Path, console: Console, wrote: Written) -> None:
     except ImportError as exc:  # pragma: no cover - the notify package ships with the project
         raise DemoFailed(f"the notification service is missing: {exc}") from exc
     try:
-        result = run_notification_demo(out / "notify")
+        with console.status("Serving the notification endpoints and delivering…"):
+            result = run_notification_demo(out / "notify")
     except Exception as exc:  # the notify demo raises its own error with a message for people
         raise DemoFailed(f"notifications: {exc}") from exc
     console.print(result.summary)

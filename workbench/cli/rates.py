@@ -117,9 +117,8 @@ def validate_rates_cmd(
 class _PushReports:
     """The push reports asked for with ``--report``: written whatever happens, even when nothing is sent."""
 
-    def __init__(self, paths: list[Path] | None, files: list[Path]) -> None:
+    def __init__(self, paths: list[Path] | None) -> None:
         self.paths = list(paths or [])
-        self.files = files
 
     def write(self, result: object) -> None:
         from workbench.reports.push import write_push_report
@@ -135,9 +134,9 @@ class _PushReports:
     def nothing_sent(self, reason: str, check=None, target: str = "") -> None:
         from workbench.reports.push import NothingSent
 
-        if self.paths:
+        if self.paths:  # without a check the files may not be readable: the report does not copy them
             self.write(NothingSent(reason, check.not_sent() if check is not None else None,
-                                   check.files if check is not None else self.files, target))
+                                   check.files if check is not None else [], target))
 
 
 @push_app.command("rates")
@@ -179,7 +178,7 @@ def push_rates_cmd(
 
     check_paths(report, check_push_report_path)
     day = _as_of(as_of)
-    reports = _PushReports(report, files)
+    reports = _PushReports(report)
     if dry_run is not None:
         try:
             check = _load_and_check(files, sheet, registry, day, fx, encoding=encoding, header_row=header_row)
@@ -188,7 +187,8 @@ def push_rates_cmd(
             fail(str(exc))
         print_issues(check.issues, rows=len(check.frame), limit=10)
         try:
-            done = write_dry_run(check, dry_run, skip_invalid=skip_invalid)
+            with console.status(f"Writing the requests into {dry_run}…"):
+                done = write_dry_run(check, dry_run, skip_invalid=skip_invalid)
         except BlockedByErrors as exc:
             console.print(f"[red]Nothing written:[/] {escape(str(exc))}")
             reports.nothing_sent(str(exc), check)

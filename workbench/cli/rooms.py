@@ -84,7 +84,7 @@ def _concat(*frames):
     return pd.concat(used, ignore_index=True) if used else frames[0]
 
 
-def _request_issues(result, file: Path):
+def request_issues(result, file: Path):
     """The requests the platform refused or failed, as issues (for the push's report)."""
     import pandas as pd
 
@@ -149,7 +149,8 @@ def push_rooms_cmd(
     if dry_run is not None:
         settings = _settings(env_file)
         try:
-            plan = preview_rooms(check, settings if settings.base_url else None)
+            with console.status("Planning the requests…"):
+                plan = preview_rooms(check, settings if settings.base_url else None)
         except PlatformReadError as exc:
             fail(str(exc))
         if not settings.base_url:
@@ -166,7 +167,8 @@ def push_rooms_cmd(
         settings = load_settings(env_file)
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
-            result = push_rooms(check, settings, mapping=mapping, workbook_copy=fill)
+            with console.status("Reading the platform's room types, then sending…"):
+                result = push_rooms(check, settings, mapping=mapping, workbook_copy=fill)
         for w in caught:
             console.print(f"[yellow]Warning:[/] {escape(str(w.message))}")
     except BlockedByErrors as exc:
@@ -181,7 +183,7 @@ def push_rooms_cmd(
         _reports(check.issues, [file], report, title, {"Result": f"nothing was sent: {exc}"})
         fail(str(exc))
     print_rooms_result(result)
-    _reports(_concat(check.issues, _request_issues(result, file)), [file], report, title,
+    _reports(_concat(check.issues, request_issues(result, file)), [file], report, title,
              {"Result": result.summary()})
     console.print(f"Mapping: [bold]{escape(str(mapping))}[/]"
                   + (f"; workbook with InvCodes: [bold]{escape(str(fill))}[/]" if fill else ""))

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections import defaultdict
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 
 import pandas as pd
@@ -216,8 +216,8 @@ def _table(ws: Worksheet, frame: pd.DataFrame, fmt: _Formats, row_by_row: bool =
     ws.write_row(0, 0, [str(c) for c in frame.columns], fmt.bold)
     columns = [_column(frame[c]) for c in frame.columns]
     if row_by_row:  # constant_memory: each row once, in order
-        for i, values in enumerate(zip(*columns, strict=True), start=1) if columns else ():
-            ws.write_row(i, 0, values)
+        for i, row in enumerate(zip(*columns, strict=True), start=1) if columns else ():
+            ws.write_row(i, 0, row)
     else:  # column by column with the one writer each column needs (~15% faster than write_row)
         for j, values in enumerate(columns):
             write = _writer(ws, values)
@@ -234,7 +234,7 @@ def _table(ws: Worksheet, frame: pd.DataFrame, fmt: _Formats, row_by_row: bool =
     ws.autofilter(0, 0, max(len(frame), 1), max(len(frame.columns) - 1, 0))
 
 
-def _writer(ws: Worksheet, values: list[object]):  # type: ignore[no-untyped-def]
+def _writer(ws: Worksheet, values: list[object]) -> Callable[..., object]:
     kinds = {type(v) for v in values if v is not None}
     if kinds and kinds <= {int, float}:
         return ws.write_number

@@ -54,6 +54,11 @@ def decimals(currency: str | None) -> int:
     return _DECIMALS.get((currency or "").upper(), 2)
 
 
+def amount(value: object, currency: str | None = None) -> str:
+    """One amount with its currency's decimals (``1,520.40``); ``—`` when missing."""
+    return money(value, currency).removesuffix(f" {currency}") if currency else money(value)
+
+
 def money(amounts: object | Iterable[object], currency: str | None = None) -> str:
     """``139.00, 169.00 EUR``: each amount with the currency's decimals (more when it has more: a
     wrong fraction stays visible), then the currency once."""

@@ -64,6 +64,9 @@ class Result:
         return tuple(a.ruid for a in self.history if a.ruid)
 
     def summary(self) -> str:
+        """One line for people; what is not known (no answer, so no HTTP status or ruid) is said so."""
         codes = ", ".join(n.code or "?" for n in (*self.errors, *self.warnings))
-        return (f"{self.operation}: {self.outcome.value} (HTTP {self.status}, {self.attempts} attempt(s)"
-                f"{', ' + codes if codes else ''}{', ' + self.error if self.error else ''}; ruid {self.ruid})")
+        answer = f"HTTP {self.status}" if self.status is not None else "no answer"
+        ruid = f"; ruid {self.ruid}" if self.ruid else ""
+        return (f"{self.operation}: {self.outcome.value} ({answer}, {self.attempts} attempt(s)"
+                f"{', ' + codes if codes else ''}{', ' + self.error if self.error else ''}{ruid})")

@@ -1,30 +1,37 @@
-"""`workbench demo` on a fresh folder, as a newcomer runs it (the real console script)."""
+"""`workbench demo` on a fresh folder, as a newcomer runs it: it names every file it writes, prints
+no address of a server it has stopped, and keeps everything under its own folder."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
+import re
 from pathlib import Path
 
 import pandas as pd
 from openpyxl import load_workbook
 
 
-def test_demo_runs_end_to_end(tmp_path: Path) -> None:
-    exe = Path(sys.executable).with_name("workbench")
-    out = tmp_path / "demo"
-    run = subprocess.run([str(exe), "demo", "--out", str(out)], capture_output=True, text=True, timeout=600,
-                         env={"PATH": str(exe.parent), "HOME": str(tmp_path), "COLUMNS": "120"})
+def test_demo_runs_end_to_end(workbench, tmp_path: Path) -> None:
+    run = workbench(["demo", "--out", "demo"], cwd=tmp_path, env={"HOME": str(tmp_path)}, timeout=600)
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
+    out = tmp_path / "demo"
     assert "Demo complete." in run.stdout
     assert "7 of 1,278 price(s) changed" in run.stdout
+    assert re.search(r"the sandbox now has \d+\.\d\d, \d+\.\d\d EUR for that week", run.stdout), run.stdout
     for name in ("rates-validation.html", "rates-validation.xlsx", "rates-validation.csv", "push-report.html",
-                 "push-report.xlsx", "push-report.csv", "requests/manifest.csv"):
+                 "push-report.xlsx", "push-report.csv", "requests/manifest.csv", "push-report-delta.html",
+                 "rates-changed.xlsx", "sandbox-requests.csv", "notify/notifications-inbox.csv", "journal.sqlite",
+                 "sandbox/connection.env", "notify/notify/notify.db"):
         assert (out / name).stat().st_size > 0, name
+    # every file and folder written is named in the listing at the end
+    listing = run.stdout.split("Files written in")[1]
+    written = {p.relative_to(out).as_posix() for p in out.iterdir()}
+    for name in written:
+        assert re.search(rf"^\s+{re.escape(name)}(/|\s)", listing, re.M), (name, listing)
+    assert "https://" not in run.stdout  # the servers are stopped when the demo ends: no address to visit
     rows = pd.read_csv(out / "push-report.csv", encoding="utf-8-sig")
-    assert set(rows["outcome"]) == {"success"} and rows["ruid"].notna().all()
+    assert set(rows["outcome"]) == {"success", "not sent (errors)"}
+    assert rows.loc[rows["outcome"] == "success", "ruid"].notna().all()
     assert load_workbook(out / "push-report.xlsx").sheetnames[:1] == ["Problems"]
     # a second run starts from a fresh sandbox and journal, so it shows the same
-    again = subprocess.run([str(exe), "demo", "--out", str(out)], capture_output=True, text=True, timeout=600,
-                           env={"PATH": str(exe.parent), "HOME": str(tmp_path), "COLUMNS": "120"})
+    again = workbench(["demo", "--out", "demo"], cwd=tmp_path, env={"HOME": str(tmp_path)}, timeout=600)
     assert again.returncode == 0 and "7 of 1,278 price(s) changed" in again.stdout
