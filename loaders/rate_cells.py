@@ -52,7 +52,7 @@ class RateSheet:
             val = values.iloc[i]
             self.records.append({"source": self.raw.source, "sheet": self.raw.sheet, "row": int(rows.iloc[i]),
                                  "column": column if isinstance(column, str) else str(column.iloc[i]),
-                                 "value": "" if pd.isna(val) else str(val),
+                                 "value": "" if pd.isna(val) else norm.shown(str(val), 60),
                                  "rule": rule, "severity": severity, "message": msg})
 
 
