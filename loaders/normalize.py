@@ -88,6 +88,7 @@ BOOLEAN_WORDS = frozenset({"true", "false", "wahr", "falsch", "vrai", "faux", "v
 #: the largest amount read: 10**15 is beyond the platform's cap (50,000 EUR a night) in any currency
 MAX_AMOUNT_DIGITS = 15
 MAX_DECIMALS = 18
+MAX_DIGITS = 18
 THREE_DECIMAL_CURRENCIES = frozenset({"BHD", "IQD", "JOD", "KWD", "LYD", "OMR", "TND"})
 
 
@@ -147,8 +148,12 @@ def parse_decimal(text: str, grouping: bool = False) -> tuple[Decimal | None, st
     if value != 0 and value.adjusted() >= MAX_AMOUNT_DIGITS:
         return None, (f"`{shown(raw)}` is beyond what the platform accepts (at most 50,000 EUR a night, or the "
                       "equivalent): check for extra digits")
-    if value != 0 and -value.normalize().as_tuple().exponent > MAX_DECIMALS:  # type: ignore[operator]
+    exact = value.normalize().as_tuple()
+    if value != 0 and -exact.exponent > MAX_DECIMALS:  # type: ignore[operator]
         return None, f"`{shown(raw)}` has more than {MAX_DECIMALS} decimals and cannot be represented exactly: round it"
+    if len(exact.digits) > MAX_DIGITS:  # the exact amount is kept as an int64 of its smallest unit
+        return None, (f"`{shown(raw)}` has more than {MAX_DIGITS} significant digits and cannot be represented "
+                      "exactly: round it")
     return value, None
 
 

@@ -92,7 +92,7 @@ def test_ambiguous_thousands_stay_ambiguous_without_a_mark_or_with_a_three_decim
     ("1e20", "is beyond what the platform accepts"), ("1E+308", "is beyond what the platform accepts"),
     ("9999999999999999999", "is beyond what the platform accepts"), ("1e-30", "has more than 18 decimals"),
     ("TRUE", "is a yes/no value (TRUE/FALSE), not a number"), ("false", "is a yes/no value"),
-    ("9" * 500, "too many digits"),
+    ("9" * 500, "too many digits"), ("183720799258.10175289", "has more than 18 significant digits"),
 ])
 def test_what_cannot_be_an_amount(text: str, fragment: str) -> None:
     value, err = parse_decimal(text)
