@@ -454,3 +454,12 @@ def test_an_amount_read_as_text_is_written_as_excel_shows_it(tmp_path: Path) -> 
                                                                      row(Date="2027-01-02", AmountAfterTax=0.1 + 0.2)]}))
     assert issues.empty
     assert frame[["amount_minor", "amount_scale"]].values.tolist() == [[123456789123457, 6], [3, 1]]
+
+
+@pytest.mark.parametrize("column", ["InvTypeCode", "RatePlanCode"])
+def test_a_boolean_is_not_a_room_or_rate_code(tmp_path: Path, column: str) -> None:
+    bad = row(Date="2027-01-02")
+    bad[H.index(column)] = True
+    frame, issues = read_rates(workbook(tmp_path / "r.xlsx", {"S": [H, GOOD, bad]}))
+    assert frame["row"].tolist() == [2]
+    assert issues[["row", "column", "value", "rule"]].values.tolist() == [[3, column, "true", "not_a_value"]]
