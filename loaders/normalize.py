@@ -88,6 +88,7 @@ BOOLEAN_WORDS = frozenset({"true", "false", "wahr", "falsch", "vrai", "faux", "v
 #: the largest amount read: 10**15 is beyond the platform's cap (50,000 EUR a night) in any currency
 MAX_AMOUNT_DIGITS = 15
 MAX_DECIMALS = 18
+MAX_DIGITS = 18
 THREE_DECIMAL_CURRENCIES = frozenset({"BHD", "IQD", "JOD", "KWD", "LYD", "OMR", "TND"})
 
 
@@ -137,7 +138,7 @@ def parse_decimal(text: str, grouping: bool = False) -> tuple[Decimal | None, st
             return None, f"`{raw}` is not a number"
         t = t.replace(".", "")
     if len(t) > 400:
-        return None, f"`{raw[:40]}…` is not a number this tool can read (too many digits)"
+        return None, f"`{shown(raw)}` is not a number this tool can read (too many digits)"
     try:
         value = Decimal(t)
     except InvalidOperation:
@@ -145,11 +146,23 @@ def parse_decimal(text: str, grouping: bool = False) -> tuple[Decimal | None, st
     if not value.is_finite():
         return None, f"`{raw}` is not a number"
     if value != 0 and value.adjusted() >= MAX_AMOUNT_DIGITS:
-        return None, (f"`{raw}` is beyond what the platform accepts (at most 50,000 EUR a night, or the "
+        return None, (f"`{shown(raw)}` is beyond what the platform accepts (at most 50,000 EUR a night, or the "
                       "equivalent): check for extra digits")
-    if value != 0 and -value.normalize().as_tuple().exponent > MAX_DECIMALS:  # type: ignore[operator]
-        return None, f"`{raw}` has more than {MAX_DECIMALS} decimals and cannot be represented exactly: round it"
+    exact = value.normalize().as_tuple()
+    if value != 0 and -exact.exponent > MAX_DECIMALS:  # type: ignore[operator]
+        return None, f"`{shown(raw)}` has more than {MAX_DECIMALS} decimals and cannot be represented exactly: round it"
+    if len(exact.digits) > MAX_DIGITS:  # the exact amount is kept as an int64 of its smallest unit
+        return None, (f"`{shown(raw)}` has more than {MAX_DIGITS} significant digits and cannot be represented "
+                      "exactly: round it")
     return value, None
+
+
+def shown(text: str, width: int = 40) -> str:
+    """A cell's text for a message: a long number is cut, saying how many digits it has."""
+    if len(text) <= width:
+        return text
+    digits = sum(ch.isdigit() for ch in text)
+    return f"{text[:16]}… ({digits} digits)" if digits > width // 2 else text[: width - 1] + "…"
 
 
 def parse_money(text: str) -> tuple[Decimal | None, frozenset[str] | None, str | None]:

@@ -52,7 +52,7 @@ class RateSheet:
             val = values.iloc[i]
             self.records.append({"source": self.raw.source, "sheet": self.raw.sheet, "row": int(rows.iloc[i]),
                                  "column": column if isinstance(column, str) else str(column.iloc[i]),
-                                 "value": "" if pd.isna(val) else str(val),
+                                 "value": "" if pd.isna(val) else norm.shown(str(val), 60),
                                  "rule": rule, "severity": severity, "message": msg})
 
 
@@ -78,6 +78,10 @@ def type_cells(s: RateSheet, cells: pd.DataFrame, layout: str) -> tuple[pd.DataF
                        ("rate_plan_code", "the rate plan id (RatePlanCode)")):
         codes[name] = norm.parse_codes(cells[name])
         required(name, codes[name], what)
+        yes_no = codes[name].str.strip().str.casefold().isin(norm.BOOLEAN_WORDS).fillna(False).to_numpy()
+        s.flag(yes_no, rows, s.col(name), codes[name], "not_a_value",
+               codes[name].map(lambda v: f"`{v}` is a yes/no value (TRUE/FALSE), not {what}", na_action="ignore"))
+        ok &= ~yes_no
 
     currency = cells["currency_code"].astype("string").str.strip().str.upper()
     required("currency_code", currency, "the currency (CurrencyCode)")

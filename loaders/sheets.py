@@ -49,6 +49,7 @@ class RawSheet:
     first_column: int | None = None  # 0-based sheet column of column 0 (xlsx), to find cells in the XML
     hint: str = ""       # what to add to an error about the headers (e.g. the likely encoding)
     last_row: int | None = None  # the last row the sheet says it uses (xlsx), formulas without a value included
+    blank_columns: set[int] = field(default_factory=set)  # columns with a blank cell in the body
 
 
 @dataclass
@@ -269,10 +270,9 @@ def problem_cells(raw: RawSheet, used: dict[int, str]) -> dict[tuple[int, int], 
            for key, v in raw.errors.items() if key[1] in used}
     if raw.path.suffix.lower() not in xlsx_xml.XLSX_SUFFIXES or not raw.sheet:
         return out
-    body = raw.body[[p for p in used if p in raw.body.columns]]
     last = int(raw.rows.iloc[-1]) if len(raw.rows) else raw.header_row
     gaps = last - raw.header_row != len(raw.rows) or (raw.last_row is not None and raw.last_row > last)
-    if len(body) == 0 or gaps or bool(body.isna().to_numpy().any()):
+    if len(raw.body) == 0 or gaps or bool(raw.blank_columns & set(used)):
         blanks = blank_cells(raw)
         for key, formula in blanks.formulas.items():
             if key[1] in used and key[0] > raw.header_row:
@@ -404,11 +404,13 @@ def split_header(path: Path, sheet: str, table: pa.Table, first_row: int, kind: 
         hint = (f"Row {first_row + h - 1} above the header looks like part of it (a header over two rows, or merged "
                 "header cells): keep one header row with one name per column.")
     mask = pa.array(keep)
-    body = pd.DataFrame({i: pd.Series(pc.filter(c, mask).to_pandas(types_mapper=_STRING.get), dtype="string")
-                         for i, c in enumerate(cols)})
+    kept = [pc.filter(c, mask) for c in cols]
+    body = pd.DataFrame({i: pd.Series(c.to_pandas(types_mapper=_STRING.get), dtype="string")
+                         for i, c in enumerate(kept)})
     rows = pd.Series(np.arange(first_row, first_row + len(keep), dtype="int64")[keep])
     return RawSheet(source=path.name, path=path, sheet=sheet, header=header, body=body, rows=rows,
-                    header_row=first_row + h, header_found=found, hint=hint)
+                    header_row=first_row + h, header_found=found, hint=hint,
+                    blank_columns={i for i, c in enumerate(kept) if c.null_count})
 
 
 _STRING = {pa.string(): pd.StringDtype("pyarrow"), pa.large_string(): pd.StringDtype("pyarrow")}

@@ -76,7 +76,7 @@ def decode(data: bytes, encoding: str, source: str) -> str:
         hint = f"; the file looks like {encoding_name(guess)}: try --encoding {guess}" if guess != encoding else ""
         raise LoadError(f"`{source}` is not {encoding_name(encoding)} text (byte {exc.start + 1}, line {line} cannot be "
                         f"read){hint}.", source=source) from None
-    return text.lstrip("\ufeff")
+    return text.replace("\ufeff", "")  # a byte-order mark, also one left inside by joining files
 
 
 def split(text: str, source: str) -> pd.DataFrame:

@@ -428,3 +428,38 @@ def test_ods_workbooks_read_like_excel(tmp_path: Path) -> None:
     frame, issues = read_rates(path)
     assert frame["row"].tolist() == [3]
     assert rules(issues) == [["Old", 1, "", "hidden_sheet"], ["Rates", 4, "AmountAfterTax", "not_a_number"]]
+
+
+# --- fastexcel's own output, and numbers written as Excel shows them ------------------------------------
+
+def test_fastexcel_log_lines_do_not_reach_the_console(tmp_path: Path) -> None:
+    """A column fastexcel cannot type (all error values) makes it log "Could not determine dtype for
+    column 6"; a person running the tool never sees it (a subprocess: pytest captures logging itself)."""
+    import os
+    import subprocess
+    import sys
+
+    path = workbook(tmp_path / "r.xlsx", {"S": [[*H, "Notes"], [*GOOD, "#N/A"], [*row(Date="2027-01-02"), "#DIV/0!"]]})
+    code = f"from loaders import read_rates; f, i = read_rates({str(path)!r}); print(len(f), len(i))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                         env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])})
+    assert out.returncode == 0 and out.stdout.split() == ["2", "0"], out.stderr
+    assert out.stderr == ""
+
+
+def test_an_amount_read_as_text_is_written_as_excel_shows_it(tmp_path: Path) -> None:
+    """fastexcel writes a number asked for as text with up to 9 decimals (123456789.123456806);
+    the loader writes it with Excel's 15 significant digits, like a typed number."""
+    frame, issues = read_rates(workbook(tmp_path / "r.xlsx", {"S": [H, row(AmountAfterTax=123456789.123456789),
+                                                                     row(Date="2027-01-02", AmountAfterTax=0.1 + 0.2)]}))
+    assert issues.empty
+    assert frame[["amount_minor", "amount_scale"]].values.tolist() == [[123456789123457, 6], [3, 1]]
+
+
+@pytest.mark.parametrize("column", ["InvTypeCode", "RatePlanCode"])
+def test_a_boolean_is_not_a_room_or_rate_code(tmp_path: Path, column: str) -> None:
+    bad = row(Date="2027-01-02")
+    bad[H.index(column)] = True
+    frame, issues = read_rates(workbook(tmp_path / "r.xlsx", {"S": [H, GOOD, bad]}))
+    assert frame["row"].tolist() == [2]
+    assert issues[["row", "column", "value", "rule"]].values.tolist() == [[3, column, "true", "not_a_value"]]
