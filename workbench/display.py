@@ -39,9 +39,9 @@ CSS = """
 .wb-summary table.wb-table{border-collapse:collapse;table-layout:auto;width:auto;max-width:100%;margin:0 0 .4rem}
 .wb-summary table.wb-table th,.wb-summary table.wb-table td{border:0;border-bottom:1px solid #d0d7de;
   padding:.2rem .55rem;text-align:left;vertical-align:top;white-space:normal;overflow-wrap:break-word;max-width:36ch}
-.wb-summary table.wb-table td.wb-wide{max-width:90ch;min-width:20ch;overflow-wrap:anywhere}
+.wb-summary table.wb-table td.wb-wide{max-width:90ch;min-width:28ch;overflow-wrap:anywhere}
 .wb-summary table.wb-table td.wb-num{text-align:right;white-space:nowrap}
-.wb-summary table.wb-table th{font-weight:600;white-space:nowrap}
+.wb-summary table.wb-table th{font-weight:600}
 .wb-summary table.wb-table tr.wb-row-error td:first-child{box-shadow:inset 3px 0 #cf222e}
 .wb-summary table.wb-table tr.wb-row-warning td:first-child{box-shadow:inset 3px 0 #bf8700}
 .wb-summary code{overflow-wrap:anywhere}

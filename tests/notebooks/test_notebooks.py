@@ -39,9 +39,10 @@ TQDM_TEXT = re.compile(r"\d+%\|")
 class Ran:
     """A notebook after it ran: its cells with outputs, and the temporary folder its kernel used."""
 
-    def __init__(self, nb: nbformat.NotebookNode, tmp: Path) -> None:
+    def __init__(self, nb: nbformat.NotebookNode, tmp: Path, secrets_left: list[str]) -> None:
         self.nb = nb
         self.tmp = tmp
+        self.secrets_left = secrets_left  # private keys and .env files it added under out/
 
     def outputs(self) -> list[tuple[int, dict]]:
         return [(i, o) for i, c in enumerate(self.nb.cells) if c.cell_type == "code" for o in c.get("outputs", [])]
@@ -56,8 +57,15 @@ def run(path: Path) -> Ran:
     nb = nbformat.read(path, as_version=4)
     client = NotebookClient(nb, timeout=300, kernel_name="python3", resources={"metadata": {"path": str(path.parent)}})
     env = {**os.environ, "TMPDIR": str(tmp), "TEMP": str(tmp), "TMP": str(tmp)}
+    before = secrets_under_out()
     client.execute(env=env)  # the kernel's tempfile folder is `tmp`: what is left there, the notebook left
-    return Ran(nb, tmp)
+    return Ran(nb, tmp, sorted(secrets_under_out() - before))
+
+
+def secrets_under_out() -> set[str]:
+    out = ROOT / "out"
+    return {str(p.relative_to(ROOT)) for pattern in ("*key*.pem", "*.key", "*.env")
+            for p in (out.rglob(pattern) if out.exists() else [])}
 
 
 def test_there_are_notebooks() -> None:
@@ -89,11 +97,8 @@ def test_notebook_leaves_nothing_in_the_temporary_folder(path: Path) -> None:
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=IDS)
 def test_notebook_leaves_no_keys_or_secrets_under_out(path: Path) -> None:
-    run(path)
-    out = ROOT / "out"
-    found = [str(p.relative_to(ROOT)) for pattern in ("*key*.pem", "*.env", "*.key")
-             for p in (out.rglob(pattern) if out.exists() else [])]
-    assert not found, f"{path.name} left private keys or credentials behind: {found}"
+    left = run(path).secrets_left
+    assert not left, f"{path.name} left private keys or credentials behind: {left}"
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=IDS)
@@ -242,7 +247,7 @@ def test_the_push_report_in_notebook_02_lays_out_in_a_browser(tmp_path: Path) ->
     body, _ = HTMLExporter(template_name="lab").from_notebook_node(ran.nb)  # JupyterLab's own styles
     page = tmp_path / "02.html"
     page.write_text(body.replace("</body>", LAYOUT_SCRIPT + "</body>"), encoding="utf-8")
-    flags = ["--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--window-size=1280,4000",
+    flags = ["--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--window-size=1000,4000",
              "--virtual-time-budget=5000"]
     dom = subprocess.run([browser, *flags, "--dump-dom", page.as_uri()], capture_output=True, text=True,
                          timeout=120, check=True).stdout
