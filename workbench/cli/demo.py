@@ -3,6 +3,10 @@ to the local sandbox over HTTPS -> a changed copy pushed as a delta -> notificat
 
 Every step checks what it expected and the demo fails loudly (exit 1) if anything differs,
 so it doubles as a smoke test on a fresh machine. It needs no account and no network.
+
+The last step checks property health on what the pushes left on the sandbox, after a small "health
+seed" pushed with them: December prices for Kraków with the three nights of Christmas left unpriced,
+and its triple room closed (priced 0) from 16 January, so its prices end next month.
 """
 
 from __future__ import annotations
@@ -30,23 +34,31 @@ EXPECTED_ERRORS = {"not_a_number", "duplicate_key", "rate_not_active_for_room", 
                    "date_window", "price_cap", "property_currency", "price_negative", "guests_max", "date_order"}
 #: the changed copy: one week of Amsterdam's standard double room, 10 EUR more
 CHANGED_WEEK = (dt.date(2027, 2, 8), dt.date(2027, 2, 14))
+#: the health seed: Kraków's December without Christmas, and its triple room closed from this night on
+SEED_GAP = (dt.date(2026, 12, 24), dt.date(2026, 12, 26))
+SEED_CLOSED_FROM = dt.date(2027, 1, 16)
+#: what the health step must find on the demo's state (docs/health.md), and the property with nothing to fix
+EXPECTED_HEALTH = {"not_priced", "gap", "ending_soon", "closed", "short_of_year"}
+HEALTHY_PROPERTY = 1000004
 
 
 class DemoFailed(RuntimeError):
     """A demo step did not produce what it should have."""
 
 
-def run_demo(out: Path, console: Console | None = None, live: bool = True, notifications: bool = True) -> bool:
+def run_demo(out: Path, console: Console | None = None, live: bool = True, notifications: bool = True,
+             health: bool = True) -> bool:
     console = console or Console()
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     try:
         check = _validate(out, console)
         _dry_run(check, out, console)
-        if live:
-            _live(out, console)
+        target = _live(out, console) if live else None
         if notifications:
             _notifications(out, console)
+        if health and target:
+            _health(out, console, target)
     except DemoFailed as exc:
         console.print(f"[bold red]Demo failed:[/] {exc}")
         return False
@@ -86,7 +98,7 @@ def _dry_run(check, out: Path, console: Console) -> None:
     console.print(f"  requests: {result.directory} (manifest.csv lists the source rows of each)")
 
 
-def _live(out: Path, console: Console) -> None:
+def _live(out: Path, console: Console) -> str:
     from workbench.flows.rates import check_rates, push_rates
     from workbench.platform.registry import fetch_registry
     from workbench.reports.push import write_push_report
@@ -135,6 +147,15 @@ def _live(out: Path, console: Console) -> None:
         write_push_report(delta, out / "push-report-delta.html")
         console.print(f"  request log of the sandbox: {sb.requests_csv_url}")
 
+        seed = _health_seed(out / "health-seed.csv")
+        check3 = check_rates([seed], registry=registry, as_of=DEMO_AS_OF)
+        seeded = push_rates(check3, settings, journal=journal, progress=False, command="demo: health seed")
+        if not seeded.ok:
+            raise DemoFailed("the sandbox refused the health seed: " + seeded.summary())
+        console.print(f"health seed for step 6 pushed ({seeded.cells_changed} prices: Kraków's December without "
+                      "Christmas, its triple room closed from 16 January)")
+        return result.target
+
 
 def _calendar(sb) -> pd.DataFrame:
     import httpx
@@ -181,6 +202,48 @@ def _notifications(out: Path, console: Console) -> None:
         raise DemoFailed(f"notifications: {exc}") from exc
     console.print(result.summary)
     console.print(f"  inbox: {result.inbox_path}")
+
+
+def _health_seed(path: Path) -> Path:
+    """December prices for Kraków's three room-rates without the nights of ``SEED_GAP``, and 0 (closed)
+    for the triple room from ``SEED_CLOSED_FROM`` to the end of its January prices."""
+    import pandas as pd
+
+    rows = []
+    for room, rate, base in (("201", "6001", 320), ("202", "6001", 410), ("201", "6002", 290)):
+        for day in pd.date_range(DEMO_AS_OF, "2026-12-31"):
+            if not SEED_GAP[0] <= day.date() <= SEED_GAP[1]:
+                rows.append((1000002, room, rate, day.date(), base + (40 if day.dayofweek >= 4 else 0)))
+    for day in pd.date_range(SEED_CLOSED_FROM, "2027-01-31"):
+        rows.append((1000002, "202", "6001", day.date(), 0))
+    pd.DataFrame(rows, columns=["HotelCode", "InvTypeCode", "RatePlanCode", "Date", "AmountAfterTax"]).assign(
+        CurrencyCode="PLN").to_csv(path, index=False)
+    return path
+
+
+def _health(out: Path, console: Console, target: str) -> None:
+    from workbench.flows.health import property_health
+    from workbench.reports.health import write_health_report, write_letters
+    from workbench.sandbox import run_sandbox
+
+    console.rule("6. Property health: what will stop guests booking, told to each property")
+    with run_sandbox(out / "sandbox", today=DEMO_AS_OF) as sb:  # the platform as steps 3-4 left it
+        health = property_health(sb.settings, journal=out / "journal.sqlite", target=target, as_of=DEMO_AS_OF,
+                                 registry=SAMPLE_REGISTRY)
+    console.print(health.summary().to_string(index=False))
+    found = set(health.findings["finding"])
+    if not EXPECTED_HEALTH <= found:
+        raise DemoFailed(f"expected the health findings {sorted(EXPECTED_HEALTH)}, found {sorted(found)}")
+    if len(health.findings_of(HEALTHY_PROPERTY)):
+        raise DemoFailed(f"property {HEALTHY_PROPERTY} has a year of prices and should have no finding")
+    if health.exit_code != 1:
+        raise DemoFailed("bookings are blocked on the demo's state, so `workbench health` should exit 1")
+    console.print(f"{len(health.blocking)} finding(s) block bookings within {health.horizon} nights "
+                  f"(`workbench health` exits {health.exit_code}); property {HEALTHY_PROPERTY} has nothing to fix")
+    for ext in ("html", "xlsx", "csv"):
+        console.print(f"  health report: {write_health_report(health, out / f'health.{ext}')}")
+    letters = write_letters(health, out / "letters")
+    console.print(f"  letters to {len(letters) // 2} properties: {out / 'letters'}")
 
 
 def demo(out: Annotated[Path, typer.Option(help="Where to write the reports and requests.")] =
