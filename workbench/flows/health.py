@@ -79,6 +79,7 @@ def property_health(settings: Settings | None = None, *, hotels: Iterable[int] |
             j.close()
     pending = coverage_of_nights(sheet_nights, day) if len(sheet_nights) else None
     status = room_rate_status(view, coverage, day, pending)
+    status = status[status["hotel_code"].isin(wanted)].reset_index(drop=True)
     findings = find_problems(view, coverage, as_of=day, horizon=horizon, pending=pending, gaps=gaps, status=status)
     reader = None
     if journal is not None and tgt is not None and Path(journal).is_file():

@@ -23,7 +23,7 @@ def plot_timeline(ranges: pd.DataFrame, room_rates: pd.DataFrame, *, as_of: dt.d
     """A figure for one property. ``ranges``: ``coverage.RANGE_COLUMNS`` (plus ``kind`` = ``sheet``);
     ``room_rates``: the rows to draw (``KEY`` plus optional ``room_name``, ``rate_name``)."""
     rows = room_rates.drop_duplicates(KEY).reset_index(drop=True)
-    fig = Figure(figsize=(11, 0.9 + 0.42 * max(len(rows), 1)), layout="constrained")
+    fig = Figure(figsize=(11, 1.2 + 0.4 * max(len(rows), 1)), layout="constrained")
     ax = fig.add_subplot()
     a = pd.Timestamp(as_of)
     last = max([a + pd.Timedelta(days=400), *([ranges["end"].max()] if len(ranges) else [])])
@@ -54,11 +54,14 @@ def plot_timeline(ranges: pd.DataFrame, room_rates: pd.DataFrame, *, as_of: dt.d
     ax.grid(axis="x", which="major", color="#d0d7de", linewidth=0.6)
     handles = [Patch(color=COLOURS[k], label=LABELS[k]) for k in COLOURS]
     handles.append(Patch(color="#fff8c5", label=f"as of {a:%d %b %Y} + {horizon}-night horizon"))
-    ax.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, -0.12 if len(rows) > 2 else -0.3),
-              ncol=5, fontsize=7, frameon=False)
+    fig.legend(handles=handles, loc="outside lower center", ncol=5, fontsize=7, frameon=False)
     if title:
         ax.set_title(title, fontsize=10, loc="left")
     return fig
+
+
+#: how a room-rate's row is marked when it is not one the partner prices
+ROLE_MARKS = {"child": "child rate", "read_only": "read-only"}
 
 
 def _label(r: object) -> str:
@@ -66,7 +69,11 @@ def _label(r: object) -> str:
     rate = getattr(r, "rate_name", None)
     text = f"{r.inv_type_code} / {r.rate_plan_code}"  # type: ignore[attr-defined]
     names = " · ".join(str(x) for x in (room, rate) if isinstance(x, str) and x)
-    return f"{text}  {names[:40]}" if names else text
+    label = f"{text}  {names[:40]}" if names else text
+    mark = ROLE_MARKS.get(str(getattr(r, "role", "")))
+    if getattr(r, "on_platform", True) is False and getattr(r, "platform_known", False):
+        mark = "not active on the platform"
+    return f"{label} ({mark})" if mark else label
 
 
 def timeline_svg(ranges: pd.DataFrame, room_rates: pd.DataFrame, *, as_of: dt.date, horizon: int,

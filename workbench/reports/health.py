@@ -22,6 +22,7 @@ from workbench.reports.validation import REPORT_CSS
 ROOM_RATE_COLUMNS = ["hotel_code", "hotel_name", "inv_type_code", "room_name", "rate_plan_code", "rate_name", "role",
                      "on_platform", "first_night", "bookable_until", "nights_ahead", "gap_nights", "closed_nights",
                      "sheet_until"]
+TIMELINE_LABELS = ["room_name", "rate_name", "role", "on_platform", "platform_known"]
 HEALTH_CSS = REPORT_CSS + """
 tr.now td.sev{color:#cf222e;font-weight:600} tr.soon td.sev{color:#9a6700;font-weight:600}
 tr.advice td.sev{color:#57606a} section{margin-bottom:2.5rem} .timeline svg{max-width:100%;height:auto}
@@ -126,7 +127,7 @@ def render_health_html(health: PropertyHealth, *, timelines: bool = True) -> str
             rows = rates_by_hotel.get(p.hotel_code)
             if rows is not None and len(rows):
                 hr = ranges_by_hotel.get(p.hotel_code, ranges.iloc[:0])
-                parts.append("<div class='timeline'>" + timeline_svg(hr, rows[[*KEY, "room_name", "rate_name"]],
+                parts.append("<div class='timeline'>" + timeline_svg(hr, rows[[*KEY, *TIMELINE_LABELS]],
                                                                      as_of=health.as_of, horizon=health.horizon)
                              + "</div>")
         parts.append("</section>")
