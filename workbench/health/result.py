@@ -5,11 +5,15 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import pandas as pd
 
 from workbench.health.coverage import KEY, night_ranges
 from workbench.health.findings import BLOCKING, FINDING_COLUMNS, SEVERITIES
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 NightsReader = Callable[[Iterable[int]], pd.DataFrame]
 
@@ -75,6 +79,16 @@ class PropertyHealth:
 
     def findings_of(self, hotel: int) -> pd.DataFrame:
         return self.findings[self.findings["hotel_code"] == int(hotel)]
+
+    def plot(self, hotel: int) -> Figure:
+        """The timeline of one property: each room-rate a row, its bookable ranges, gaps and closed nights,
+        the as-of night and the horizon (a matplotlib figure; the HTML report embeds the same)."""
+        from workbench.health.timeline import plot_timeline
+
+        rows = self.room_rates[self.room_rates["hotel_code"] == int(hotel)]
+        names = rows["hotel_name"].dropna()
+        title = f"{names.iloc[0] if len(names) else 'Property'} ({int(hotel)})"
+        return plot_timeline(self.timeline([hotel]), rows, as_of=self.as_of, horizon=self.horizon, title=title)
 
     def timeline(self, hotels: Iterable[int]) -> pd.DataFrame:
         """Priced, closed and gap ranges of the accepted prices of ``hotels`` (``coverage.RANGE_COLUMNS``)
