@@ -17,7 +17,6 @@ from pathlib import Path
 
 import pandas as pd
 
-from expectations import cet_today
 from loaders import Registry, read_rates, read_registry
 from workbench.config import Settings
 from workbench.errors import PlatformReadError, SettingsError
@@ -30,10 +29,9 @@ from workbench.health import (
     find_problems,
     room_rate_status,
 )
-from workbench.health.coverage import COVERAGE_COLUMNS, empty, gap_ranges
+from workbench.health.coverage import COVERAGE_COLUMNS, KEY, cet_today, empty, gap_ranges
 from workbench.health.findings import PLATFORM_RATE_COLUMNS
-from workbench.writers.journal import Journal
-from workbench.writers.push import DEFAULT_JOURNAL
+from workbench.writers.journal import DEFAULT_JOURNAL, Journal
 
 PathLike = str | Path
 #: accepted nights shown before the as-of night on a timeline
@@ -71,9 +69,11 @@ def property_health(settings: Settings | None = None, *, hotels: Iterable[int] |
         gaps = None
         if j is not None and tgt is not None and wanted:
             coverage = coverage_from_summary(j.accepted_summary(tgt, day, hotels=wanted), day)
-            with_gaps = coverage.loc[coverage["gap_nights"] > 0, "hotel_code"].unique().tolist()
-            if with_gaps:
-                gaps = gap_ranges(j.accepted_nights(tgt, with_gaps, start=day), day)
+            # the dates of the gaps: only the room-rates with some, only up to their last bookable night
+            with_gaps = coverage.loc[coverage["gap_nights"] > 0, [*KEY, "bookable_until"]].rename(
+                columns={"bookable_until": "end"}).assign(start=pd.Timestamp(day))
+            if len(with_gaps):
+                gaps = gap_ranges(j.accepted_dates(tgt, with_gaps).assign(price=1.0), day)
     finally:
         if j is not None:
             j.close()

@@ -16,6 +16,7 @@ as-of night itself counts as ahead.
 from __future__ import annotations
 
 import datetime as dt
+from zoneinfo import ZoneInfo
 
 import numpy as np
 import pandas as pd
@@ -27,9 +28,18 @@ COVERAGE_COLUMNS = {"hotel_code": "int64", "inv_type_code": "string", "rate_plan
                     "closed_nights": "int64"}
 RANGE_COLUMNS = {"hotel_code": "int64", "inv_type_code": "string", "rate_plan_code": "string",
                  "kind": "string", "start": "datetime64[s]", "end": "datetime64[s]", "nights": "int64"}
+#: the platform's time zone (the spec's rate window is in Central European Time), as ``expectations.reference.CET``
+CET = ZoneInfo("Europe/Amsterdam")
 #: the nights from the as-of night on in which closed nights are counted
 CLOSED_WINDOW = 90
 DAY = np.timedelta64(1, "D")
+
+
+def cet_today(now: dt.datetime | None = None) -> dt.date:
+    """Today's date in CET: ``expectations.cet_today`` without importing ``expectations`` (which loads
+    Great Expectations, seconds a scheduled health check need not spend; a test keeps the two equal)."""
+    now = now or dt.datetime.now(dt.UTC)
+    return (now if now.tzinfo else now.replace(tzinfo=dt.UTC)).astimezone(CET).date()
 
 
 def empty(columns: dict[str, str]) -> pd.DataFrame:

@@ -13,7 +13,6 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from expectations.rooms import KITCHEN_CODES, KITCHEN_REQUIRED, room_type_name
 from workbench.health.coverage import CLOSED_WINDOW, COVERAGE_COLUMNS, KEY, empty
 
 #: most urgent first: ``now`` blocks bookings today, ``soon`` from a night within the horizon,
@@ -242,6 +241,9 @@ def _room_findings(rr: pd.DataFrame, view: PlatformView, add) -> None:
             "its prices", rate=False)
     if view.room_types is None or view.amenities is None or view.room_types.empty:
         return
+    # the rooms rules, defined once; imported here because `expectations` loads Great Expectations (seconds)
+    from expectations.rooms import KITCHEN_CODES, KITCHEN_REQUIRED, room_type_name
+
     types = view.room_types[view.room_types["hotel_code"].isin(view.room_types_read)].copy()
     types["type_name"] = types["room_type"].map(room_type_name)
     am = view.amenities

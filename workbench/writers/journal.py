@@ -24,6 +24,7 @@ from contextlib import closing
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import numpy as np
 import pandas as pd
 
 if TYPE_CHECKING:
@@ -97,6 +98,7 @@ WITH RECURSIVE k(h) AS (
 SUMMARY_COLUMNS = {"hotel_code": "int64", "inv_type_code": "string", "rate_plan_code": "string",
                    "first_night": "string", "last_night": "string", "bookable_until": "string",
                    "nights_ahead": "int64", "nights_after_bookable": "int64", "closed_nights": "int64"}
+DEFAULT_JOURNAL = Path(".workbench") / "journal.sqlite"
 NO_GUESTS = -1  # NumberOfGuests not sent (SQLite primary keys need a value)
 FINISHED = ("success", "rejected", "failed", "unrecognised")
 
@@ -225,6 +227,27 @@ class Journal:
         frame = pd.read_sql_query(sql, self.db, params=params)
         return frame.astype({"hotel_code": "int64", "inv_type_code": "string", "rate_plan_code": "string",
                              "date": "datetime64[s]", "price": "float64"})
+
+    def accepted_dates(self, target: str, ranges: pd.DataFrame) -> pd.DataFrame:
+        """The nights with an accepted price (0 included) of each room-rate in ``ranges`` (``hotel_code,
+        inv_type_code, rate_plan_code, start, end``), between its ``start`` and ``end``: one row per
+        room-rate and night. Read as one text per room-rate and cut up with numpy (a Python row per
+        night would be the slow part)."""
+        cols = {"hotel_code": "int64", "inv_type_code": "string", "rate_plan_code": "string", "date": "datetime64[s]"}
+        if ranges.empty:
+            return pd.DataFrame({c: pd.Series(dtype=t) for c, t in cols.items()})
+        params = [(int(h), str(r), str(p), pd.Timestamp(s).strftime("%Y-%m-%d"), pd.Timestamp(e).strftime("%Y-%m-%d"))
+                  for h, r, p, s, e in ranges[["hotel_code", "inv_type_code", "rate_plan_code", "start", "end"]]
+                  .itertuples(index=False, name=None)]
+        sql = ("SELECT group_concat(date, '') FROM (SELECT DISTINCT date FROM accepted WHERE target=? AND "
+               "hotel_code=? AND inv_type_code=? AND rate_plan_code=? AND date >= ? AND date <= ? ORDER BY date)")
+        texts = [self.db.execute(sql, (target, *p)).fetchone()[0] or "" for p in params]
+        counts = np.fromiter((len(t) // 10 for t in texts), dtype="int64", count=len(texts))
+        raw = np.frombuffer("".join(texts).encode("ascii"), dtype="S10")
+        keys = pd.DataFrame(params, columns=["hotel_code", "inv_type_code", "rate_plan_code", "start", "end"])
+        out = keys.loc[keys.index.repeat(counts), ["hotel_code", "inv_type_code", "rate_plan_code"]]
+        out["date"] = raw.astype("datetime64[D]").astype("datetime64[s]")
+        return out.reset_index(drop=True).astype(cols)
 
     def accepted_hotels(self, target: str) -> list[int]:
         """The properties with accepted prices for ``target`` (one index seek each)."""

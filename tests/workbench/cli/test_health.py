@@ -56,7 +56,7 @@ def test_exit_2_when_the_input_cannot_be_used(tmp_path: Path) -> None:
     write_journal(journal, nights("2026-12-01", "2026-12-02", hotel=1000004), target="https://other.test")
     two = runner.invoke(app, ["health", "--journal", str(journal), *COMMON])
     assert two.exit_code == 2 and "holds accepted prices of 2 platforms" in two.output
-    report = runner.invoke(app, ["health", "--hotel", "1000004", "--journal", str(_journal(tmp_path / "x")
-                                 if (tmp_path / "x").mkdir() is None else None), "--report",
-                                 str(tmp_path / "h.pdf"), *COMMON])
+    (tmp_path / "x").mkdir()
+    report = runner.invoke(app, ["health", "--hotel", "1000004", "--journal", str(_journal(tmp_path / "x")),
+                                 "--report", str(tmp_path / "h.pdf"), *COMMON])
     assert report.exit_code == 2 and ".csv, .xlsx or .html" in report.output

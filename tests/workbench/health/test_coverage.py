@@ -133,3 +133,15 @@ def test_sql_and_pandas_agree_on_any_calendar(cells, offset, tmp_path_factory) -
     pandas = coverage_of_nights(_frame(flat), as_of) if flat else sql
     key = ["hotel_code", "inv_type_code", "rate_plan_code"]
     assert sql.sort_values(key).reset_index(drop=True).equals(pandas.sort_values(key).reset_index(drop=True))
+
+
+@pytest.mark.parametrize("now", [dt.datetime(2026, 11, 30, 22, 59, tzinfo=dt.UTC),
+                                 dt.datetime(2026, 11, 30, 23, 0, tzinfo=dt.UTC),
+                                 dt.datetime(2027, 6, 30, 21, 59, tzinfo=dt.UTC),
+                                 dt.datetime(2027, 6, 30, 22, 0, tzinfo=dt.UTC), dt.datetime(2027, 6, 30, 22, 0)])
+def test_today_is_the_platforms_cet_day(now: dt.datetime) -> None:
+    """The health check's today (no Great Expectations import) is the expectations' CET day, summer time too."""
+    from expectations import cet_today as expected
+    from workbench.health.coverage import cet_today
+
+    assert cet_today(now) == expected(now)
