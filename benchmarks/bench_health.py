@@ -72,6 +72,7 @@ def generate(work: Path, hotels: int) -> tuple[Path, list[Path], int]:
     db.execute("BEGIN")
     db.execute(GENERATE, {"hotels": hotels, "days": DAYS, "target": TARGET, "start": AS_OF.isoformat()})
     db.execute("COMMIT")
+    db.execute("PRAGMA wal_checkpoint(TRUNCATE)")  # a journal at rest, as a scheduled check finds it
     cells = db.execute("SELECT COUNT(*) FROM accepted").fetchone()[0]
     db.close()
     import pandas as pd

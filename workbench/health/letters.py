@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import datetime as dt
 import html
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import pandas as pd
 
@@ -107,26 +109,29 @@ class Letter:
     html: str
 
 
-def write_letter(hotel_code: int, hotel_name: str | None, findings: pd.DataFrame, as_of: dt.date) -> Letter:
-    """The message for one property from its rows of the findings frame."""
+def write_letter(hotel_code: int, hotel_name: str | None, findings: pd.DataFrame | Sequence[Any],
+                 as_of: dt.date) -> Letter:
+    """The message for one property from its rows of the findings frame (or those rows as tuples,
+    ``findings.itertuples()``, when writing thousands)."""
+    rows = list(findings.itertuples(index=False)) if isinstance(findings, pd.DataFrame) else list(findings)
     name = hotel_name if isinstance(hotel_name, str) and hotel_name else f"Property {hotel_code}"
     title = f"{name}: what guests can and cannot book"
     intro = (f"We checked the prices and availability of {name} (property {hotel_code}) on the platform on "
              f"{human_date(as_of)}.")
     md = [f"# {title}", "", intro, ""]
     hx = [f"<h1>{html.escape(title)}</h1>", f"<p>{html.escape(intro)}</p>"]
-    if findings.empty:
+    if not rows:
         ok = ("Everything we checked can be booked: every room and rate has prices for at least a year "
               "ahead, without gaps. No action needed.")
         md += [ok, ""]
         hx.append(f"<p>{html.escape(ok)}</p>")
     for severity, heading in HEADINGS.items():
-        part = findings[findings["severity"] == severity]
-        if part.empty:
+        part = [r for r in rows if r.severity == severity]
+        if not part:
             continue
         md += [f"## {heading}", ""]
         hx.append(f"<h2>{html.escape(heading)}</h2><ul>")
-        for r in part.itertuples(index=False):
+        for r in part:
             thing = _thing(r)
             what, todo = sentence(r, as_of)
             md.append(f"- **{thing}** {what} {todo}")

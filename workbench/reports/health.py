@@ -140,13 +140,13 @@ def write_letters(health: PropertyHealth, directory: str | Path) -> list[Path]:
     out = Path(directory)
     out.mkdir(parents=True, exist_ok=True)
     props = health.properties()
-    f = health.findings
-    by_hotel = dict(tuple(f.groupby("hotel_code", sort=False))) if len(f) else {}
-    empty = f.iloc[:0]
+    by_hotel: dict[int, list] = {}
+    for r in health.findings.itertuples(index=False):  # one pass, not one filter per property
+        by_hotel.setdefault(int(r.hotel_code), []).append(r)
     written = []
     for p in props.itertuples(index=False):
         letter = write_letter(int(p.hotel_code), p.hotel_name if isinstance(p.hotel_name, str) else None,
-                              by_hotel.get(p.hotel_code, empty), health.as_of)
+                              by_hotel.get(int(p.hotel_code), []), health.as_of)
         for ext, text in (("md", letter.markdown), ("html", letter.html)):
             target = out / f"{letter.hotel_code}.{ext}"
             target.write_text(text, encoding="utf-8")

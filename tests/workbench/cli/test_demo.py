@@ -24,6 +24,15 @@ def test_demo_runs_end_to_end(tmp_path: Path) -> None:
     rows = pd.read_csv(out / "push-report.csv", encoding="utf-8-sig")
     assert set(rows["outcome"]) == {"success"} and rows["ruid"].notna().all()
     assert load_workbook(out / "push-report.xlsx").sheetnames[:1] == ["Problems"]
+    # the last step: property health on what the pushes (and the health seed) left on the sandbox
+    assert "6. Property health" in run.stdout and "property 1000004 has nothing to fix" in run.stdout
+    findings = pd.read_csv(out / "health.csv", encoding="utf-8-sig", dtype={"inv_type_code": str, "rate_plan_code": str})
+    krakow = findings[findings["hotel_code"] == 1000002]
+    assert {"gap", "ending_soon", "closed"} <= set(krakow["finding"])
+    assert krakow.loc[krakow["finding"] == "ending_soon", "from_date"].tolist() == ["2027-01-16"]
+    assert ("1000005", "9001") in set(zip(findings["hotel_code"].astype(str), findings["rate_plan_code"], strict=True))
+    assert (out / "health.html").read_text(encoding="utf-8").count("<svg") == 5
+    assert len(list((out / "letters").glob("*.md"))) == 5
     # a second run starts from a fresh sandbox and journal, so it shows the same
     again = subprocess.run([str(exe), "demo", "--out", str(out)], capture_output=True, text=True, timeout=600,
                            env={"PATH": str(exe.parent), "HOME": str(tmp_path), "COLUMNS": "120"})
