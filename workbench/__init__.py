@@ -54,6 +54,11 @@ _EXPORTS = {
     "RoomsCheck": "workbench.flows.rooms",
     "RoomsPushResult": "workbench.flows.rooms",
     "DeprecatedOperationWarning": "workbench.flows.rooms",
+    # property health
+    "property_health": "workbench.flows.health",
+    "PropertyHealth": "workbench.health",
+    "write_health_report": "workbench.reports.health",
+    "write_letters": "workbench.reports.health",
     # reads from the platform
     "fetch_registry": "workbench.platform.registry",
     "fetch_rooms": "workbench.platform.rooms",
@@ -89,13 +94,14 @@ _EXPORTS = {
 __all__ = [
     "BlockedByErrors", "CarSearch", "CnsClient", "CnsConfig", "DATA", "DeprecatedOperationWarning",
     "DryRun", "InputError", "LateDecision", "LoadError", "NotifyService", "OperationSunset",
-    "PlatformReadError", "PlatformRooms", "PushResult", "ROOT", "RatesCheck", "ReportContext",
+    "PlatformReadError", "PlatformRooms", "PropertyHealth", "PushResult", "ROOT", "RatesCheck", "ReportContext",
     "RoomsCheck", "RoomsPushResult", "SAMPLES", "SearchParams", "SearchParamsError", "Secret", "Settings",
     "SettingsError", "TerminalError", "TransientError", "WorkbenchError", "affiliate_links", "check_rates",
     "check_rooms", "create_notify_app", "dry_run", "ensure_test_ca", "expand_payload", "fetch_registry",
-    "fetch_rooms", "notification", "notifications_frame", "preview_rooms", "push_rates", "push_rooms",
+    "fetch_rooms", "notification", "notifications_frame", "preview_rooms", "property_health", "push_rates", "push_rooms",
     "read_notifications", "rooms_dry_run", "run_demand_sandbox", "run_sandbox", "search_cars",
-    "serve_in_thread", "write_push_report", "write_report", "write_rooms_workbook", "write_table",
+    "serve_in_thread", "write_health_report", "write_letters", "write_push_report", "write_report",
+    "write_rooms_workbook", "write_table",
 ]
 __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
 
@@ -113,6 +119,7 @@ if TYPE_CHECKING:  # for type checkers and editors; at run time names load lazil
         TransientError,
         WorkbenchError,
     )
+    from workbench.flows.health import property_health
     from workbench.flows.rates import DryRun, RatesCheck, check_rates, dry_run, push_rates
     from workbench.flows.rooms import (
         DeprecatedOperationWarning,
@@ -124,6 +131,7 @@ if TYPE_CHECKING:  # for type checkers and editors; at run time names load lazil
         write_rooms_workbook,
     )
     from workbench.flows.rooms import dry_run as rooms_dry_run
+    from workbench.health import PropertyHealth
     from workbench.notify import (
         LateDecision,
         NotifyService,
@@ -137,6 +145,7 @@ if TYPE_CHECKING:  # for type checkers and editors; at run time names load lazil
     from workbench.platform.registry import fetch_registry
     from workbench.platform.rooms import fetch_rooms
     from workbench.reports import ReportContext, write_push_report, write_report, write_table
+    from workbench.reports.health import write_health_report, write_letters
     from workbench.sandbox import run_sandbox
     from workbench.sandbox.cns import CnsClient, CnsConfig, notification
     from workbench.sandbox.demand import run_demand_sandbox

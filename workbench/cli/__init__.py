@@ -8,6 +8,7 @@ module             commands
 ``sandbox``        ``sandbox serve``
 ``notify``         ``notify serve|credentials|keys|list|...|send``
 ``cars``           ``cars search|languages|suppliers|depots|link|sandbox``
+``health``         ``health``
 ``demo``           ``demo``
 ``console``        printing for people (issue tables, clean failures)
 ``exits``          exit codes, and no traceback on the terminal (crash logs)
@@ -28,6 +29,7 @@ import typer
 
 from workbench.cli.cars import app as cars_app
 from workbench.cli.demo import demo
+from workbench.cli.health import health
 from workbench.cli.notify import notify_app
 from workbench.cli.rates import push_app, validate_app
 from workbench.cli.rooms import fetch_app
@@ -46,6 +48,7 @@ app.add_typer(push_app, name="push")
 app.add_typer(fetch_app, name="fetch")
 app.add_typer(cars_app, name="cars")
 app.add_typer(sandbox_app, name="sandbox")
+app.command("health")(health)
 app.command("demo")(demo)
 
 

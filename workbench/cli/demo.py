@@ -3,6 +3,10 @@ to the local sandbox over HTTPS -> a changed copy pushed as a delta -> notificat
 
 Every step checks what it expected and the demo fails loudly (exit 1) if anything differs,
 so it doubles as a smoke test on a fresh machine. It needs no account and no network.
+
+The last step checks property health on what the pushes left on the sandbox, after a small "health
+seed" pushed with them: December prices for Kraków with the three nights of Christmas left unpriced,
+and its triple room closed (priced 0) from 16 January, so its prices end next month.
 """
 
 from __future__ import annotations
@@ -30,6 +34,12 @@ EXPECTED_ERRORS = {"not_a_number", "duplicate_key", "rate_not_active_for_room", 
                    "date_window", "price_cap", "property_currency", "price_negative", "guests_max", "date_order"}
 #: the changed copy: one week of Amsterdam's standard double room, 10 EUR more
 CHANGED_WEEK = (dt.date(2027, 2, 8), dt.date(2027, 2, 14))
+#: the health seed: Kraków's December without Christmas, and its triple room closed from this night on
+SEED_GAP = (dt.date(2026, 12, 24), dt.date(2026, 12, 26))
+SEED_CLOSED_FROM = dt.date(2027, 1, 16)
+#: what the health step must find on the demo's state (docs/health.md), and the property with nothing to fix
+EXPECTED_HEALTH = {"not_priced", "gap", "ending_soon", "closed", "short_of_year"}
+HEALTHY_PROPERTY = 1000004
 
 
 class DemoFailed(RuntimeError):
@@ -59,7 +69,8 @@ class Written:
             self.console.print(f"  {self._name(path):32} {what}")
 
 
-def run_demo(out: Path, console: Console | None = None, live: bool = True, notifications: bool = True) -> bool:
+def run_demo(out: Path, console: Console | None = None, live: bool = True, notifications: bool = True,
+             health: bool = True) -> bool:
     console = console or Console()
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
@@ -67,10 +78,11 @@ def run_demo(out: Path, console: Console | None = None, live: bool = True, notif
     try:
         check = _validate(out, console, wrote)
         _dry_run(check, out, console, wrote)
-        if live:
-            _live(out, console, wrote)
+        target = _live(out, console, wrote) if live else None
         if notifications:
             _notifications(out, console, wrote)
+        if health and target:
+            _health(out, console, target, wrote)
     except DemoFailed as exc:
         console.print(f"[bold red]Demo failed:[/] {exc}")
         if wrote.items:
@@ -118,7 +130,7 @@ def _dry_run(check, out: Path, console: Console, wrote: Written) -> None:
     wrote(result.directory / "manifest.csv", "the requests and the spreadsheet rows behind each")
 
 
-def _live(out: Path, console: Console, wrote: Written) -> None:
+def _live(out: Path, console: Console, wrote: Written) -> str:
     from workbench.flows.rates import check_rates, push_rates
     from workbench.platform.registry import fetch_registry
     from workbench.reports.push import write_push_report
@@ -178,6 +190,15 @@ def _live(out: Path, console: Console, wrote: Written) -> None:
         log.write_bytes(_download(sb, sb.requests_csv_url))
         wrote(log, "the sandbox's request log: every call it answered, with its ruid")
 
+        seed = wrote(_health_seed(out / "health-seed.csv"), "the health seed pushed for step 6")
+        check3 = check_rates([seed], registry=registry, as_of=DEMO_AS_OF)
+        seeded = push_rates(check3, settings, journal=journal, progress=False, command="demo: health seed")
+        if not seeded.ok:
+            raise DemoFailed("the sandbox refused the health seed: " + seeded.summary())
+        console.print(f"health seed for step 6 pushed ({seeded.cells_changed} prices: Kraków's December without "
+                      "Christmas, its triple room closed from 16 January)")
+        return result.target
+
 
 def _calendar(sb) -> pd.DataFrame:
     import pandas as pd
@@ -231,6 +252,48 @@ def _notifications(out: Path, console: Console, wrote: Written) -> None:
     console.print(result.summary)
     wrote(out / "notify" / "notify", "the notification service's state: its database, signing keys, TLS files")
     wrote(result.inbox_path, "the notifications received, one per line")
+
+
+def _health_seed(path: Path) -> Path:
+    """December prices for Kraków's three room-rates without the nights of ``SEED_GAP``, and 0 (closed)
+    for the triple room from ``SEED_CLOSED_FROM`` to the end of its January prices."""
+    import pandas as pd
+
+    rows = []
+    for room, rate, base in (("201", "6001", 320), ("202", "6001", 410), ("201", "6002", 290)):
+        for day in pd.date_range(DEMO_AS_OF, "2026-12-31"):
+            if not SEED_GAP[0] <= day.date() <= SEED_GAP[1]:
+                rows.append((1000002, room, rate, day.date(), base + (40 if day.dayofweek >= 4 else 0)))
+    for day in pd.date_range(SEED_CLOSED_FROM, "2027-01-31"):
+        rows.append((1000002, "202", "6001", day.date(), 0))
+    pd.DataFrame(rows, columns=["HotelCode", "InvTypeCode", "RatePlanCode", "Date", "AmountAfterTax"]).assign(
+        CurrencyCode="PLN").to_csv(path, index=False)
+    return path
+
+
+def _health(out: Path, console: Console, target: str, wrote: Written) -> None:
+    from workbench.flows.health import property_health
+    from workbench.reports.health import write_health_report, write_letters
+    from workbench.sandbox import run_sandbox
+
+    console.rule("6. Property health: what will stop guests booking, told to each property")
+    with run_sandbox(out / "sandbox", today=DEMO_AS_OF) as sb:  # the platform as steps 3-4 left it
+        health = property_health(sb.settings, journal=out / "journal.sqlite", target=target, as_of=DEMO_AS_OF,
+                                 registry=SAMPLE_REGISTRY)
+    console.print(health.summary().to_string(index=False))
+    found = set(health.findings["finding"])
+    if not EXPECTED_HEALTH <= found:
+        raise DemoFailed(f"expected the health findings {sorted(EXPECTED_HEALTH)}, found {sorted(found)}")
+    if len(health.findings_of(HEALTHY_PROPERTY)):
+        raise DemoFailed(f"property {HEALTHY_PROPERTY} has a year of prices and should have no finding")
+    if health.exit_code != 1:
+        raise DemoFailed("bookings are blocked on the demo's state, so `workbench health` should exit 1")
+    console.print(f"{len(health.blocking)} finding(s) block bookings within {health.horizon} nights "
+                  f"(`workbench health` exits {health.exit_code}); property {HEALTHY_PROPERTY} has nothing to fix")
+    for ext in ("html", "xlsx", "csv"):
+        wrote(write_health_report(health, out / f"health.{ext}"), f"property health report ({ext})")
+    letters = write_letters(health, out / "letters")
+    wrote(out / "letters", f"letters to {len(letters) // 2} properties (Markdown and HTML), for account managers")
 
 
 def demo(out: Annotated[Path, typer.Option(help="Where to write the reports and requests.")] =

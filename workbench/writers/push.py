@@ -26,10 +26,9 @@ from workbench.transport import ConfigurationError, PlatformClient, Result, Send
 from workbench.writers.batches import RateRequest, iter_requests
 from workbench.writers.compress import compress
 from workbench.writers.deltas import cell_keys, changed_mask
-from workbench.writers.journal import Journal
+from workbench.writers.journal import DEFAULT_JOURNAL, Journal
 
 OPERATION = "OTA_HotelRateAmountNotif"
-DEFAULT_JOURNAL = Path(".workbench") / "journal.sqlite"
 #: ``PushResult.rows`` and ``PushResult.not_sent``: one row per spreadsheet row
 ROW_COLUMNS = ["source", "sheet", "row", "column", "request_id", "hotel", "month", "nights", "outcome", "severity",
                "codes", "message", "ruid"]

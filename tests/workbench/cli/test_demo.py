@@ -32,6 +32,15 @@ def test_demo_runs_end_to_end(workbench, tmp_path: Path) -> None:
     assert set(rows["outcome"]) == {"success", "not sent (errors)"}
     assert rows.loc[rows["outcome"] == "success", "ruid"].notna().all()
     assert load_workbook(out / "push-report.xlsx").sheetnames[:1] == ["Problems"]
+    # the last step: property health on what the pushes (and the health seed) left on the sandbox
+    assert "6. Property health" in run.stdout and "property 1000004 has nothing to fix" in run.stdout
+    findings = pd.read_csv(out / "health.csv", encoding="utf-8-sig", dtype={"inv_type_code": str, "rate_plan_code": str})
+    krakow = findings[findings["hotel_code"] == 1000002]
+    assert {"gap", "ending_soon", "closed"} <= set(krakow["finding"])
+    assert krakow.loc[krakow["finding"] == "ending_soon", "from_date"].tolist() == ["2027-01-16"]
+    assert ("1000005", "9001") in set(zip(findings["hotel_code"].astype(str), findings["rate_plan_code"], strict=True))
+    assert (out / "health.html").read_text(encoding="utf-8").count("<svg") == 5
+    assert len(list((out / "letters").glob("*.md"))) == 5
     # a second run starts from a fresh sandbox and journal, so it shows the same
     again = workbench(["demo", "--out", "demo"], cwd=tmp_path, env={"HOME": str(tmp_path)}, timeout=600)
     assert again.returncode == 0 and "7 of 1,278 price(s) changed" in again.stdout
