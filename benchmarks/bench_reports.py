@@ -42,7 +42,7 @@ from workbench.sandbox.seed import Property, Registry, Room, RoomRate  # noqa: E
 from workbench.transport.backoff import RetryPolicy  # noqa: E402
 from workbench.writers.push import PushResult, send_rates  # noqa: E402
 
-READ_ONLY_EVERY = 60  # one room-rate in 60 is read-only: its requests are refused
+READ_ONLY_EVERY = 200  # one room-rate in 200 is read-only: its requests are refused, their rows marked
 
 
 def sandbox_registry(frame: pd.DataFrame) -> Registry:

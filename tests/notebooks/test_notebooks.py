@@ -39,9 +39,9 @@ TQDM_TEXT = re.compile(r"\d+%\|")
 class Ran:
     """A notebook after it ran: its cells with outputs, and the temporary folder its kernel used."""
 
-    def __init__(self, nb: nbformat.NotebookNode, tmp: Path, secrets_left: list[str]) -> None:
+    def __init__(self, nb: nbformat.NotebookNode, tmp_left: list[str], secrets_left: list[str]) -> None:
         self.nb = nb
-        self.tmp = tmp
+        self.tmp_left = tmp_left  # what it left in its temporary folder
         self.secrets_left = secrets_left  # private keys and .env files it added under out/
 
     def outputs(self) -> list[tuple[int, dict]]:
@@ -58,8 +58,12 @@ def run(path: Path) -> Ran:
     client = NotebookClient(nb, timeout=300, kernel_name="python3", resources={"metadata": {"path": str(path.parent)}})
     env = {**os.environ, "TMPDIR": str(tmp), "TEMP": str(tmp), "TMP": str(tmp)}
     before = secrets_under_out()
-    client.execute(env=env)  # the kernel's tempfile folder is `tmp`: what is left there, the notebook left
-    return Ran(nb, tmp, sorted(secrets_under_out() - before))
+    try:
+        client.execute(env=env)  # the kernel's tempfile folder is `tmp`: what is left there, the notebook left
+        left = sorted(p.name for p in tmp.iterdir())
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    return Ran(nb, left, sorted(secrets_under_out() - before))
 
 
 def secrets_under_out() -> set[str]:
@@ -89,10 +93,8 @@ def test_notebook_runs(path: Path) -> None:
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=IDS)
 def test_notebook_leaves_nothing_in_the_temporary_folder(path: Path) -> None:
-    ran = run(path)
-    left = sorted(p.name for p in ran.tmp.iterdir())
+    left = run(path).tmp_left
     assert not left, f"{path.name} left {left} in the temporary folder: remove what it creates (or use out/)"
-    ran.tmp.rmdir()
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=IDS)

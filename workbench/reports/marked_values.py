@@ -26,7 +26,7 @@ FILLS = {"error": "#FFC7CE", "warning": "#FFEB9C"}
 EXCEL = {".xlsx", ".xlsm"}
 ISSUE_COLUMNS = ["source", "sheet", "row", "column", "value", "rule", "severity", "message"]
 MAX_URLS = 65_530  # Excel's limit of hyperlinks per worksheet; past it a HYPERLINK formula does the job
-HEADER_SCAN = 50   # the header is the first non-blank row among the first 50
+HEADER_SCAN = 50   # the header is among the first 50 rows
 CONSTANT_MEMORY_CELLS = 4_000_000  # more table cells than this: write row by row (xlsxwriter constant_memory)
 
 
@@ -147,15 +147,14 @@ def _place(marks: pd.DataFrame, sources: list[tuple[str, tuple[str, str], Rows]]
 
 
 def _header_columns(rows: Rows) -> dict[str, int]:
-    """Header text -> 0-based column, from the first non-blank row."""
+    """Header text -> 0-based column: where each text first appears in the first rows (so a header
+    below title rows is found too)."""
+    out: dict[str, int] = {}
     for row in rows[:HEADER_SCAN]:
-        if any(v not in (None, "") for v in row):
-            out: dict[str, int] = {}
-            for i, v in enumerate(row):
-                if v not in (None, ""):
-                    out.setdefault(_header_text(v), i)
-            return out
-    return {}
+        for i, v in enumerate(row):
+            if v not in (None, ""):
+                out.setdefault(_header_text(v), i)
+    return out
 
 
 def _header_text(v: object) -> str:

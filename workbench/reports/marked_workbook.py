@@ -88,17 +88,16 @@ def _unique(name: str, used: set[str]) -> str:
 
 
 def _header_columns(ws: Worksheet) -> tuple[int, dict[str, int]]:
-    """The header row (first non-blank) and header text -> column number."""
+    """The first non-blank row, and header text -> column number: where each text first appears in
+    the first 50 rows (so a header below title rows is found too)."""
+    first, out = 0, dict[str, int]()
     for row in ws.iter_rows(min_row=1, max_row=min(ws.max_row, 50)):
-        values = [c.value for c in row]
-        if any(v not in (None, "") for v in values):
-            out: dict[str, int] = {}
-            for c in row:
-                if c.value in (None, ""):
-                    continue
-                out.setdefault(_text(c.value), c.column)
-            return row[0].row, out
-    return 1, {}
+        for c in row:
+            if c.value in (None, ""):
+                continue
+            first = first or c.row
+            out.setdefault(_text(c.value), c.column)
+    return first or 1, out
 
 
 def _text(v: object) -> str:

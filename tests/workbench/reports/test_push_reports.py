@@ -153,3 +153,19 @@ def test_a_push_that_cannot_start_still_writes_its_reports(tmp_path: Path, input
     assert "<b>Nothing was sent</b>" in html and reason in html
     assert load_workbook(reports[1])["Problems"]["H2"].value.startswith("Nothing was sent: ")
     assert pd.read_csv(reports[2], encoding="utf-8-sig")["outcome"].tolist() == ["nothing sent"]
+
+
+def test_marks_land_on_the_named_column_below_title_rows(write_xlsx, tmp_path: Path) -> None:
+    from workbench.reports.marked_values import write_marked_values
+
+    book = write_xlsx({"Prices": [["Summer prices 2027"], [],
+                                  ["HotelCode", "InvTypeCode", "RatePlanCode", "Date", "AmountAfterTax"],
+                                  [1000001, "101", "5001", dt.date(2027, 6, 1), 120],
+                                  [1000001, "101", "5001", dt.date(2027, 6, 2), "12O"]]})
+    marks = pd.DataFrame([{"source": book.name, "sheet": "Prices", "row": 5, "column": "AmountAfterTax",
+                           "value": "12O", "rule": "not_a_number", "severity": "error", "message": "not a number"}])
+    wb = load_workbook(write_marked_values(tmp_path / "m.xlsx", [book], marks))
+    assert wb.sheetnames == ["Problems", "Prices"]
+    assert wb["Prices"]["E5"].comment is not None and wb["Prices"]["A5"].comment is None
+    assert wb["Prices"]["A1"].value == "Summer prices 2027" and wb["Prices"]["D4"].is_date
+    assert wb["Problems"]["I2"].hyperlink.location == "'Prices'!E5"

@@ -74,3 +74,20 @@ def test_xlsx_of_a_single_workbook_keeps_it_and_adds_issues(tmp_path) -> None:
 def test_unknown_report_extension(check, tmp_path) -> None:
     with pytest.raises(ValueError, match="use a name ending in .csv, .xlsx or .html"):
         write_report(check.issues, tmp_path / "issues.pdf")
+
+
+def test_validation_marks_land_on_the_named_column_below_title_rows(write_xlsx, tmp_path) -> None:
+    import datetime as dt
+
+    import pandas as pd
+    from openpyxl import load_workbook
+
+    from workbench.reports.validation import ReportContext, write_report
+
+    book = write_xlsx({"Prices": [["Summer prices 2027"], [],
+                                  ["HotelCode", "InvTypeCode", "RatePlanCode", "Date", "AmountAfterTax"],
+                                  [1000001, "101", "5001", dt.date(2027, 6, 2), "12O"]]})
+    issues = pd.DataFrame([{"source": book.name, "sheet": "Prices", "row": 4, "column": "AmountAfterTax",
+                            "value": "12O", "rule": "not_a_number", "severity": "error", "message": "not a number"}])
+    wb = load_workbook(write_report(issues, tmp_path / "v.xlsx", ReportContext(files=[book])))
+    assert wb["Prices"]["E4"].comment is not None and wb["Prices"]["A4"].comment is None
