@@ -53,6 +53,19 @@ def _check(files: list[Path], sheet: list[str] | None, registry: list[Path] | No
         raise
 
 
+def _print_not_checked(check) -> None:
+    """One line naming the rules that did not run for lack of facts, and where they come from."""
+    missing = check.not_checked()
+    if missing.empty:
+        return
+    rules = sorted({r for rs in missing["rules"] for r in rs})
+    hotels = ", ".join(str(h) for h in missing["hotel_code"].head(5)) + (" …" if len(missing) > 5 else "")
+    console.print(f"[yellow]Not fully checked[/] ({len(missing)} propert{'y' if len(missing) == 1 else 'ies'}: "
+                  f"{hotels}): {', '.join(rules)} did not run or ran on a guess, for lack of facts the platform "
+                  "does not send (currency, pricing model, FollowsPrice) or no registry gave; give them with "
+                  "--registry FILE (see the `not_checked` warnings)")
+
+
 @validate_app.command("rates")
 def validate_rates_cmd(
     files: Files,
@@ -70,6 +83,7 @@ def validate_rates_cmd(
 
     check = _check(files, sheet, registry, as_of, fx)
     print_issues(check.issues, rows=len(check.frame), limit=show)
+    _print_not_checked(check)
     ctx = ReportContext(title="Rates validation", files=check.files, as_of=check.as_of, rows_checked=len(check.frame))
     for path in report or []:
         try:
@@ -114,16 +128,20 @@ def push_rates_cmd(
     from workbench.flows.rates import dry_run as write_dry_run
 
     if dry_run is not None:
+        spelling = load_settings(env_file).weekday_spelling
         check = _check(files, sheet, registry, as_of, fx)
         print_issues(check.issues, rows=len(check.frame), limit=10)
+        _print_not_checked(check)
         try:
-            written = write_dry_run(check, dry_run, skip_invalid=skip_invalid)
+            written = write_dry_run(check, dry_run, skip_invalid=skip_invalid, spelling=spelling)
         except BlockedByErrors as exc:
             console.print(f"[red]Nothing written:[/] {exc}")
             raise typer.Exit(1) from None
         console.print(f"[green]Wrote {len(written.requests)} request(s)[/] with {written.messages:,} message(s) for "
                       f"{written.cells:,} price(s) into [bold]{written.directory}[/] (see manifest.csv)"
-                      + (f"; {written.skipped_rows:,} price(s) with errors skipped" if written.skipped_rows else ""))
+                      + (f"; {written.skipped_rows:,} price(s) with errors skipped" if written.skipped_rows else "")
+                      + (f"; {written.repeated_rows:,} repeated price(s) not written (the first is)"
+                         if written.repeated_rows else ""))
         return
     settings = load_settings(env_file)
     extra = None
@@ -131,6 +149,7 @@ def push_rates_cmd(
         extra = _platform_registry(files, sheet, settings)
     check = _check(files, sheet, registry, as_of, fx, extra_registry=extra)
     print_issues(check.issues, rows=len(check.frame), limit=10)
+    _print_not_checked(check)
     from workbench.flows.rates import push_rates
 
     try:
@@ -153,12 +172,16 @@ def push_rates_cmd(
 
 def load_settings(env_file: Path | None):
     from workbench.config import Settings
+    from workbench.errors import SettingsError
 
-    if env_file is not None:
-        if not env_file.is_file():
-            fail(f"settings file `{env_file}` does not exist (a sandbox writes DIR/connection.env when it starts)")
-        return Settings.from_file(env_file)
-    return Settings.from_env()
+    try:
+        if env_file is not None:
+            if not env_file.is_file():
+                fail(f"settings file `{env_file}` does not exist (a sandbox writes DIR/connection.env when it starts)")
+            return Settings.from_file(env_file)
+        return Settings.from_env()
+    except SettingsError as exc:
+        fail(str(exc))
 
 
 def _platform_registry(files: list[Path], sheet: list[str] | None, settings):

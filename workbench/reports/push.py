@@ -39,7 +39,8 @@ def write_push_report(result: object, path: str | Path) -> Path:
         from workbench.reports.marked_workbook import write_marked_workbook
 
         marks = rows[rows["severity"] != "ok"].rename(columns={"codes": "rule"})
-        marks = marks.assign(value="", message=marks["message"] + " (ruid " + marks["ruid"].fillna("-") + ")")
+        ruid = marks["ruid"].astype("string").fillna("-")
+        marks = marks.assign(value="", message=marks["message"] + " (ruid " + ruid + ")")
         marks = marks[["source", "sheet", "row", "column", "value", "rule", "severity", "message"]]
         write_marked_workbook(marks, path, list(result.files), title="Push results")  # type: ignore[attr-defined]
         wb = load_workbook(path)
@@ -81,15 +82,16 @@ def render_push_html(result: object) -> str:
                      f"<td>{e(str(r.source_rows or ''))}</td></tr>")
     if req.empty:
         parts.append("<tr><td colspan='11'>Nothing to send: the platform already has every price.</td></tr>")
-    parts.append("</tbody></table><h2>Rows with warnings or errors</h2><table><thead><tr><th>File</th><th>Sheet</th>"
-                 "<th>Row</th><th>Outcome</th><th>Codes</th><th>What the platform said</th><th>ruid</th></tr>"
-                 "</thead><tbody>")
+    parts.append("</tbody></table><h2>Rows with warnings or errors, and rows not sent</h2><table><thead><tr>"
+                 "<th>File</th><th>Sheet</th><th>Row</th><th>Cell</th><th>Outcome</th><th>Codes</th>"
+                 "<th>What the platform said</th><th>ruid</th></tr></thead><tbody>")
     flagged = rows[rows["severity"] != "ok"] if len(rows) else rows
-    for r in flagged.itertuples(index=False):
+    for r in flagged.itertuples(index=False):  # each on the cell it concerns (room, rate plan, price ...)
+        ruid = "" if pd.isna(r.ruid) else str(r.ruid)
         parts.append(f"<tr class='{e(r.severity)}'><td>{e(str(r.source))}</td><td>{e(str(r.sheet))}</td>"
-                     f"<td>{r.row}</td><td class='sev'>{e(str(r.outcome))}</td><td>{e(str(r.codes))}</td>"
-                     f"<td>{e(str(r.message))}</td><td><code>{e(str(r.ruid or ''))}</code></td></tr>")
+                     f"<td>{r.row}</td><td>{e(str(r.column))}</td><td class='sev'>{e(str(r.outcome))}</td>"
+                     f"<td>{e(str(r.codes))}</td><td>{e(str(r.message))}</td><td><code>{e(ruid)}</code></td></tr>")
     if flagged.empty:
-        parts.append("<tr><td colspan='7'>Every row was applied without a warning.</td></tr>")
+        parts.append("<tr><td colspan='8'>Every row was applied without a warning.</td></tr>")
     parts.append("</tbody></table></body></html>")
     return "\n".join(parts)

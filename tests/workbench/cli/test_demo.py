@@ -17,14 +17,18 @@ def test_demo_runs_end_to_end(tmp_path: Path) -> None:
                          env={"PATH": str(exe.parent), "HOME": str(tmp_path), "COLUMNS": "120"})
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
     assert "Demo complete." in run.stdout
-    assert "7 of 1,278 price(s) changed" in run.stdout
+    assert "7 of 1,279 price(s) changed" in run.stdout
     for name in ("rates-validation.html", "rates-validation.xlsx", "rates-validation.csv", "push-report.html",
                  "push-report.xlsx", "push-report.csv", "requests/manifest.csv"):
         assert (out / name).stat().st_size > 0, name
     rows = pd.read_csv(out / "push-report.csv", encoding="utf-8-sig")
-    assert set(rows["outcome"]) == {"success"} and rows["ruid"].notna().all()
+    sent = rows[rows["outcome"] != "not sent"]
+    assert set(sent["outcome"]) == {"success"} and sent["ruid"].notna().all()
+    held = rows[rows["outcome"] == "not sent"]  # the samples' deliberate problems, each said, none lost
+    assert held.loc[held["codes"] == "duplicate_key", "row"].tolist() == [273]
+    assert held["message"].str.startswith("not sent").all()
     assert load_workbook(out / "push-report.xlsx").sheetnames[:1] == ["Problems"]
     # a second run starts from a fresh sandbox and journal, so it shows the same
     again = subprocess.run([str(exe), "demo", "--out", str(out)], capture_output=True, text=True, timeout=600,
                            env={"PATH": str(exe.parent), "HOME": str(tmp_path), "COLUMNS": "120"})
-    assert again.returncode == 0 and "7 of 1,278 price(s) changed" in again.stdout
+    assert again.returncode == 0 and "7 of 1,279 price(s) changed" in again.stdout
