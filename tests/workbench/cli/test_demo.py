@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -13,8 +14,10 @@ from openpyxl import load_workbook
 def test_demo_runs_end_to_end(tmp_path: Path) -> None:
     exe = Path(sys.executable).with_name("workbench")
     out = tmp_path / "demo"
-    run = subprocess.run([str(exe), "demo", "--out", str(out)], capture_output=True, text=True, timeout=600,
-                         env={"PATH": str(exe.parent), "HOME": str(tmp_path), "COLUMNS": "120"})
+    # a clean environment, but the code under test (PYTHONPATH, when the suite runs from a checkout)
+    env = {"PATH": str(exe.parent), "HOME": str(tmp_path), "COLUMNS": "120",
+           **{k: v for k, v in os.environ.items() if k == "PYTHONPATH"}}
+    run = subprocess.run([str(exe), "demo", "--out", str(out)], capture_output=True, text=True, timeout=600, env=env)
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
     assert "Demo complete." in run.stdout
     assert "7 of 1,279 price(s) changed" in run.stdout
@@ -29,6 +32,5 @@ def test_demo_runs_end_to_end(tmp_path: Path) -> None:
     assert held["message"].str.startswith("not sent").all()
     assert load_workbook(out / "push-report.xlsx").sheetnames[:1] == ["Problems"]
     # a second run starts from a fresh sandbox and journal, so it shows the same
-    again = subprocess.run([str(exe), "demo", "--out", str(out)], capture_output=True, text=True, timeout=600,
-                           env={"PATH": str(exe.parent), "HOME": str(tmp_path), "COLUMNS": "120"})
+    again = subprocess.run([str(exe), "demo", "--out", str(out)], capture_output=True, text=True, timeout=600, env=env)
     assert again.returncode == 0 and "7 of 1,279 price(s) changed" in again.stdout

@@ -217,3 +217,22 @@ def test_the_push_report_marks_the_cell_each_code_concerns(box, write_csv, tmp_p
         (4, "RatePlanCode")]
     page = write_push_report(result, tmp_path / "push.html").read_text()
     assert "<th>Cell</th>" in page and "<td>InvTypeCode</td>" in page and "<td>RatePlanCode</td>" in page
+
+
+def test_child_rates_read_from_the_platform_are_not_priced_unless_the_registry_says_so(box, write_csv) -> None:
+    """Finding 6 end to end: the platform flags 5002 and 5004 as child rates and says no more."""
+    from loaders import read_registry
+    from workbench.paths import SAMPLES
+
+    path = write_csv([LONG, [1000001, "101", "5002", "2027-01-05", "119", "EUR"],
+                      [1000001, "101", "5004", "2027-01-05", "109", "EUR"],
+                      [1000001, "102", "5005", "2027-01-05", "99", "EUR"]])
+    platform = fetch_registry(box.settings, [1000001], client_options=box.options)
+    issues = check_rates(path, registry=platform, as_of=AS_OF).errors
+    assert issues[["row", "column", "rule"]].values.tolist() == [
+        [2, "RatePlanCode", "child_rate_follows_price"], [3, "RatePlanCode", "child_rate_follows_price"],
+        [4, "RatePlanCode", "read_only_rate"]]
+    both = read_registry(SAMPLES / "registry.xlsx").merge(platform)  # 5004: FollowsPrice 0; 5002: follows 5001
+    issues = check_rates(path, registry=both, as_of=AS_OF).errors
+    assert issues[["row", "rule"]].values.tolist() == [[2, "child_rate_follows_price"], [4, "read_only_rate"]]
+    assert "price rate plan 5001 instead" in issues["message"].iloc[0]
