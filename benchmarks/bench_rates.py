@@ -277,7 +277,8 @@ def reference_validate(f, registry, as_of: dt.date, fx, minor_units: dict[str, i
     pairs = pd.concat([rooms[["hotel_code", "inv_type_code"]], rr[["hotel_code", "inv_type_code"]]]).drop_duplicates()
     room_info = pairs.merge(rooms[["hotel_code", "inv_type_code", "max_adult_occupancy"]].drop_duplicates(
         ["hotel_code", "inv_type_code"]), how="left").assign(room_exists=True)
-    mapping = rr[[*KEY3, "active", "follows_price", "read_only"]].drop_duplicates(KEY3)
+    mapping = rr[[*KEY3, "active", "is_child_rate", "parent_rate_plan_code", "follows_price",
+                  "read_only"]].drop_duplicates(KEY3)
     m = (f[KEY3].merge(props[["hotel_code", "pricing_model"]], on="hotel_code", how="left")
          .merge(room_info, on=["hotel_code", "inv_type_code"], how="left")
          .merge(mapping, on=KEY3, how="left", indicator=True))
@@ -292,9 +293,10 @@ def reference_validate(f, registry, as_of: dt.date, fx, minor_units: dict[str, i
     out["rate_not_active_for_room"] = ("error", f["hotel_code"].isin(rr["hotel_code"].dropna().unique())
                                        & room_exists & (~mapped | ~active))
     live = mapped & active
-    out["child_rate_follows_price"] = ("error", live & m["follows_price"].fillna(False).astype(bool))
+    child = m["is_child_rate"].fillna(False).astype(bool) | m["parent_rate_plan_code"].notna()
+    out["child_rate_follows_price"] = ("error", live & child & m["follows_price"].fillna(True).astype(bool))
     out["read_only_rate"] = ("error", live & m["read_only"].fillna(False).astype(bool))
-    out["duplicate_key"] = ("error", f.duplicated(KEY5, keep=False))
+    out["duplicate_key"] = ("warning", f.duplicated(KEY5, keep="first"))  # the later rows; the first is sent
     has = g.notna()
     by_hotel = has.groupby(f["hotel_code"])
     with_g, total = by_hotel.transform("sum"), by_hotel.transform("size")
@@ -307,6 +309,16 @@ def reference_validate(f, registry, as_of: dt.date, fx, minor_units: dict[str, i
     out["guests_for_occupancy_pricing"] = ("warning", first_of_hotel & no_guests)
     if len(registry.properties):
         out["unknown_property"] = ("warning", first_of_hotel & ~f["hotel_code"].isin(registry.properties["hotel_code"]))
+    # not_checked: a property lacking a fact some rule needs (currency, pricing model, rate plans,
+    # MaxAdultOccupancy of a room priced with guests, FollowsPrice of a priced child rate)
+    allp = registry.properties
+    lacking = (~f["hotel_code"].isin(allp.loc[allp["currency_code"].notna(), "hotel_code"])
+               | ~f["hotel_code"].isin(allp.loc[allp["pricing_model"].notna(), "hotel_code"])
+               | ~f["hotel_code"].isin(rr["hotel_code"].dropna().unique())
+               | (g.notna() & m["max_adult_occupancy"].isna()))
+    unsure = live & child & m["follows_price"].isna()
+    lacking_hotels = f.loc[lacking | unsure, "hotel_code"].unique()
+    out["not_checked"] = ("warning", first_of_hotel & f["hotel_code"].isin(lacking_hotels))
     start = pd.Timestamp(as_of)
     window = (d >= start) & (d < start + pd.Timedelta(days=365))
     nights = (f.loc[window, [*KEY3, "date"]].drop_duplicates().groupby(KEY3, observed=True, sort=False).size()

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pandas as pd
 
-from expectations._keys import Keys
+from expectations._keys import Coder, Keys
 from loaders import Registry
 from loaders.issues import empty_issues, issues_where
 
@@ -61,7 +61,7 @@ def annotate_room_rates(registry: Registry, r: pd.DataFrame) -> pd.DataFrame:
     props = registry.properties[["hotel_code", "pricing_model"]].drop_duplicates("hotel_code")
     rooms = registry.rooms[["hotel_code", "inv_type_code", "max_adult_occupancy"]].drop_duplicates(
         ["hotel_code", "inv_type_code"])
-    mapping = registry.room_rates[["hotel_code", "inv_type_code", "rate_plan_code", "active",
+    mapping = registry.room_rates[["hotel_code", "inv_type_code", "rate_plan_code", "active", "is_child_rate",
                                    "parent_rate_plan_code", "follows_price", "read_only"]].drop_duplicates(
         ["hotel_code", "inv_type_code", "rate_plan_code"])
     out = r.merge(props, on="hotel_code", how="left")
@@ -82,7 +82,9 @@ def annotate_room_rates(registry: Registry, r: pd.DataFrame) -> pd.DataFrame:
     inactive = out["hotel_code"].isin(hotels_with_rates) & room_exists & (~mapped | ~out["active"].fillna(True))
     out["inactive_rate"] = out["rate_plan_code"].where(inactive)
     live = mapped & out["active"].fillna(True)
-    out["following_child_rate"] = out["rate_plan_code"].where(live & out["follows_price"].fillna(False))
+    # a child rate inherits its price unless the registry says FollowsPrice = 0 (the platform never says)
+    child = out["is_child_rate"].fillna(False) | out["parent_rate_plan_code"].notna()
+    out["following_child_rate"] = out["rate_plan_code"].where(live & child & out["follows_price"].fillna(True))
     out["read_only_rate"] = out["rate_plan_code"].where(live & out["read_only"].fillna(False))
     out["guests_headroom"] = (out["max_adult_occupancy"].astype("Float64")
                               - out["number_of_guests"].astype("Float64")).astype("float64")
@@ -90,8 +92,113 @@ def annotate_room_rates(registry: Registry, r: pd.DataFrame) -> pd.DataFrame:
     return out.drop(columns="_mapped")
 
 
+def first_occurrence(frame: pd.DataFrame, ids: np.ndarray) -> np.ndarray:
+    """For each row of ``frame``, the position of the first row in file order (files and sheets in
+    the order read, then Excel row) that has the same ``ids`` value."""
+    n = len(frame)
+    if n == 0:
+        return np.zeros(0, dtype=np.int64)
+    sheet_rank = pd.factorize(pd.MultiIndex.from_arrays([frame["source"], frame["sheet"]]))[0]
+    row = frame["row"].astype("Int64").fillna(0).to_numpy(dtype=np.int64)
+    in_order = bool(np.all(np.diff(sheet_rank) >= 0) and np.all((np.diff(sheet_rank) > 0) | (np.diff(row) >= 0)))
+    order = np.arange(n) if in_order else np.lexsort((np.arange(n), row, sheet_rank))
+    uniq, first_idx = np.unique(ids[order], return_index=True)
+    first_of_id = np.empty(int(uniq.max()) + 1, dtype=np.int64)
+    first_of_id[uniq] = order[first_idx]
+    return first_of_id[ids]
+
+
 def group_rules(c: RateCheck) -> list[pd.DataFrame]:
-    return [_guests_all_or_none(c), _occupancy_pricing_without_guests(c), _unknown_property(c), _coverage(c)]
+    return [_guests_all_or_none(c), _occupancy_pricing_without_guests(c), _unknown_property(c), _coverage(c),
+            _not_checked(c)]
+
+
+#: Where each missing fact comes from in a registry file (named in the ``not_checked`` message).
+REGISTRY_HINT = ("give them with `--registry FILE` (a workbook or CSVs: Properties `HotelCode`, `CurrencyCode`, "
+                 "`PricingModel`; Rooms `HotelCode`, `InvTypeCode`, `MaxAdultOccupancy`; RoomRates `HotelCode`, "
+                 "`InvTypeCode`, `RatePlanCode`, `Active`, `ParentRatePlanCode`, `FollowsPrice`, `ReadOnly`)")
+
+
+def missing_facts(frame: pd.DataFrame, registry: Registry, coder: Coder | None = None) -> pd.DataFrame:
+    """Per property of ``frame``: the rules that could not run (or ran on a guess) for lack of a fact
+    the platform does not send and no registry gave. Columns ``hotel_code``, ``rules`` (rule ids),
+    ``why`` (for people). Properties with every fact known are left out."""
+    coder = coder or Coder(frame)
+    columns = ["hotel_code", "rules", "why"]
+    if frame.empty:
+        return pd.DataFrame(columns=columns)
+    hotels = frame["hotel_code"].to_numpy()[coder.keys("hotel_code").first]
+    props = registry.properties.drop_duplicates("hotel_code").set_index("hotel_code")
+    currency = set(props.index[props["currency_code"].notna()])
+    pricing = set(props.index[props["pricing_model"].notna()])
+    rr, rooms = registry.room_rates, registry.rooms
+    with_rates, with_rooms = set(rr["hotel_code"].dropna()), set(rooms["hotel_code"].dropna())
+    pairs = frame.iloc[coder.keys("hotel_code", "inv_type_code", "number_of_guests").first]
+    pairs = pairs.loc[pairs["number_of_guests"].notna(), ["hotel_code", "inv_type_code"]].drop_duplicates()
+    max_known = set(zip(*[rooms.loc[rooms["max_adult_occupancy"].notna(), c] for c in ("hotel_code", "inv_type_code")],
+                        strict=True))
+    no_max: dict[object, list[str]] = {}
+    for h, room in pairs.itertuples(index=False):
+        if (h, room) not in max_known:
+            no_max.setdefault(h, []).append(str(room))
+    unsure = rr[(rr["is_child_rate"].fillna(False) | rr["parent_rate_plan_code"].notna()) & rr["follows_price"].isna()]
+    unsure_keys = set(zip(unsure["hotel_code"], unsure["inv_type_code"], unsure["rate_plan_code"], strict=True))
+    unsure_codes: dict[object, set[str]] = {}
+    if unsure_keys:
+        priced = frame.iloc[coder.keys("hotel_code", "inv_type_code", "rate_plan_code").first]
+        for h, room, rate in priced[["hotel_code", "inv_type_code", "rate_plan_code"]].itertuples(index=False):
+            if (h, room, rate) in unsure_keys:
+                unsure_codes.setdefault(h, set()).add(str(rate))
+    out: list[dict] = []
+    for hotel in sorted(hotels):
+        rules: list[str] = []
+        why: list[str] = []
+        if hotel not in currency:
+            rules.append("property_currency")
+            why.append("`property_currency` checked only against the currency most of its prices use (its "
+                       "currency is not known)")
+        if hotel not in pricing:
+            rules += ["guests_pricing_model", "guests_for_occupancy_pricing"]
+            why.append("`guests_pricing_model` and `guests_for_occupancy_pricing` did not run (its pricing model "
+                       "is not known)")
+        if hotel not in with_rates:
+            unknown = [] if hotel in with_rooms else ["unknown_room"]
+            rate_rules = [*unknown, "rate_not_active_for_room", "child_rate_follows_price", "read_only_rate"]
+            rules += rate_rules
+            what = "rate plans are" if hotel in with_rooms else "rooms and rate plans are"
+            why.append(", ".join(f"`{r}`" for r in rate_rules) + f" did not run (its {what} not known)")
+        if hotel in no_max:
+            rooms_ = sorted(no_max[hotel])
+            rules.append("guests_max")
+            why.append(f"`guests_max` did not run for room{'s' if len(rooms_) > 1 else ''} {', '.join(rooms_)} "
+                       "(MaxAdultOccupancy is not known)")
+        if hotel in unsure_codes:
+            codes = sorted(unsure_codes[hotel])
+            rules.append("child_rate_follows_price")
+            why.append(f"child rate{'s' if len(codes) > 1 else ''} {', '.join(codes)} taken to follow the "
+                       "parent's price (`FollowsPrice` is not known)")
+        if rules:
+            out.append({"hotel_code": hotel, "rules": list(dict.fromkeys(rules)), "why": "; ".join(why)})
+    return pd.DataFrame(out, columns=columns)
+
+
+def _not_checked(c: RateCheck) -> pd.DataFrame:
+    missing = missing_facts(c.frame, c.registry, c.coder)
+    if missing.empty:
+        return empty_issues()
+    f = c.frame
+    keys = c.coder.keys("hotel_code")
+    hotels = pd.Series(f["hotel_code"].to_numpy()[keys.first])
+    groups = np.flatnonzero(hotels.isin(missing["hotel_code"]).to_numpy())
+    mask = _first_rows_mask(c, keys, groups)
+    rows = f.loc[mask]
+    why = rows["hotel_code"].map(missing.set_index("hotel_code")["why"])
+    return issues_where(f, mask, column=c.header(rows, "hotel_code", "HotelCode"), value=rows["hotel_code"],
+                        rule="not_checked", severity="warning",
+                        message=("property " + rows["hotel_code"].astype(str) + " is not fully checked for lack "
+                                 "of facts no registry gave (the platform's roomrates sends rooms and rate plans, "
+                                 "never a currency, a pricing model or FollowsPrice): " + why.astype(str) + "; "
+                                 + REGISTRY_HINT))
 
 
 def _first_rows_mask(c: RateCheck, keys: Keys, groups: np.ndarray) -> np.ndarray:

@@ -246,12 +246,11 @@ def _room_rate_rules(c: RateCheck) -> list[pd.DataFrame]:
         "rate_not_active_for_room": ("rate_plan_code", r["rate_plan_code"], lambda q: q.apply(lambda x: (
             f"RATE_NOT_ACTIVE_FOR_ROOM: rate plan {x.rate_plan_code} is not active for room {x.inv_type_code} "
             f"of property {x.hotel_code}: activate it for the room or remove these prices"), axis=1)),
-        "child_rate_follows_price": ("rate_plan_code", r["rate_plan_code"], lambda q: q.apply(lambda x: (
-            f"rate plan {x.rate_plan_code} is a child of {x.parent_rate_plan_code} and follows its price: "
-            f"the platform answers an error; price rate plan {x.parent_rate_plan_code} instead"), axis=1)),
+        "child_rate_follows_price": ("rate_plan_code", r["rate_plan_code"], lambda q: q.apply(_child_rate_message,
+                                                                                             axis=1)),
         "read_only_rate": ("rate_plan_code", r["rate_plan_code"], lambda q: q.apply(lambda x: (
-            f"rate plan {x.rate_plan_code} is read-only for room {x.inv_type_code}: its prices cannot be "
-            "pushed; remove these rows"), axis=1)),
+            f"rate plan {x.rate_plan_code} is read-only for room {x.inv_type_code} (the platform flags it "
+            "`readonly`): its prices cannot be pushed; remove these rows"), axis=1)),
     }
     out = []
     for failure in run_suite("rates_room_rates", r, suite):
@@ -261,31 +260,62 @@ def _room_rate_rules(c: RateCheck) -> list[pd.DataFrame]:
     return out
 
 
+def _child_rate_message(x: pd.Series) -> str:
+    parent = None if pd.isna(x.parent_rate_plan_code) else str(x.parent_rate_plan_code)
+    who = (f"rate plan {x.rate_plan_code} is a child rate of {parent}" if parent else
+           f"rate plan {x.rate_plan_code} is a child rate (the platform flags it `is_child_rate` without naming "
+           "its parent; the registry's `ParentRatePlanCode` would)")
+    target = f"price rate plan {parent} instead" if parent else "price its parent rate instead"
+    if pd.isna(x.follows_price):
+        return (f"{who} and takes its price from its parent unless the registry says `FollowsPrice` = 0 (the "
+                f"platform does not say): the platform answers an error to a price set on it; {target}, or, if "
+                f"it has its own price, give `FollowsPrice` = 0 for it with `--registry FILE`")
+    return f"{who} and follows its price: the platform answers an error to a price set on it; {target}"
+
+
 # --- every row: one price per cell ----------------------------------------------------------------------
 
+def repeats(frame: pd.DataFrame) -> np.ndarray:
+    """True for the rows that price a cell (hotel, room, rate plan, night, guests) an earlier row
+    already prices, in file order: what is not sent (the platform would apply only the first)."""
+    frame = frame.reset_index(drop=True)
+    if frame.empty:
+        return np.zeros(0, dtype=bool)
+    ids = Coder(frame).keys(*CELL_KEY).ids
+    return groups.first_occurrence(frame, ids) != np.arange(len(frame))
+
+
+CELL_KEY = ("hotel_code", "inv_type_code", "rate_plan_code", "date", "number_of_guests")
+
+
 def _duplicate_rules(c: RateCheck) -> list[pd.DataFrame]:
-    keys = c.coder.keys("hotel_code", "inv_type_code", "rate_plan_code", "date", "number_of_guests")
+    keys = c.coder.keys(*CELL_KEY)
     cells = pd.DataFrame({"cell": keys.ids})
     suite = [cx.ExpectUniqueRateCell(column="cell", meta={"rule": "duplicate_key"})]
     failures = run_suite("rates_cells", cells, suite)
     if not failures:
         return []
-    positions = np.asarray(failures[0].positions, dtype=np.int64)
-    rows = c.frame.iloc[positions]
-    gid = pd.Series(keys.ids[positions], index=rows.index)
-    where = rows["source"].astype(str) + np.where(rows["sheet"] != "", " " + rows["sheet"].astype(str), "") \
-        + " row " + rows["row"].astype(str)
-    listing = where.groupby(gid).agg(lambda s: ", ".join(s.head(5)) + (" …" if len(s) > 5 else ""))
-    date_text = rows["date"].dt.strftime("%Y-%m-%d")
+    positions = np.sort(np.asarray(failures[0].positions, dtype=np.int64))
+    involved = c.frame.iloc[positions]
+    first = positions[groups.first_occurrence(involved.reset_index(drop=True), keys.ids[positions])]
+    later = first != positions
+    rows, firsts = c.frame.iloc[positions[later]], c.frame.iloc[first[later]]
+    same_sheet = ((rows["source"].to_numpy() == firsts["source"].to_numpy())
+                  & (rows["sheet"].to_numpy() == firsts["sheet"].to_numpy()))
+    elsewhere = ("`" + firsts["source"].astype(str) + "`"
+                 + np.where(firsts["sheet"] != "", " sheet `" + firsts["sheet"].astype(str) + "`", "") + " ")
+    repeated = np.where(same_sheet, "", elsewhere.to_numpy()) + "row " + firsts["row"].astype(str).to_numpy()
+    price = pd.Series([decimal_text(m, s) for m, s in zip(rows["amount_minor"], rows["amount_scale"], strict=True)],
+                      index=rows.index)
+    first_price = [decimal_text(m, s) for m, s in zip(firsts["amount_minor"], firsts["amount_scale"], strict=True)]
     guests = rows["number_of_guests"].astype("string").fillna("")
-    what = ("room " + rows["inv_type_code"].astype(str) + ", rate " + rows["rate_plan_code"].astype(str) + ", "
-            + date_text + np.where(guests != "", ", " + guests + " guests", ""))
-    message = what + " is priced more than once (" + gid.map(listing) + \
-        "): the platform would apply only the first; keep one price"
+    what = ("room " + rows["inv_type_code"].astype(str) + ", rate " + rows["rate_plan_code"].astype(str) + ", night "
+            + rows["date"].dt.strftime("%Y-%m-%d") + np.where(guests != "", ", " + guests + " guests", ""))
+    message = ("not sent: repeats " + pd.Series(repeated, index=rows.index) + " (" + what + "; "
+               + pd.Series(first_price, index=rows.index) + " there, " + price + " here): the platform applies "
+               "only the first price of a night (WARN_DUPLICATE_DATES), so the first in file order is sent; delete "
+               "one of the two")
     mask = np.zeros(len(c.frame), dtype=bool)
-    mask[positions] = True
-    return [issues_where(c.frame, mask, column=rows["amount_column"],
-                         value=pd.Series([decimal_text(m, s) for m, s in zip(rows["amount_minor"], rows["amount_scale"],
-                                                                              strict=True)],
-                                         index=rows.index),
-                         rule="duplicate_key", severity="error", message=message)]
+    mask[positions[later]] = True
+    return [issues_where(c.frame, mask, column=rows["amount_column"], value=price, rule="duplicate_key",
+                         severity="warning", message=message)]

@@ -6,12 +6,18 @@ e.g. ``Properties``, ``Rooms``, ``RoomRates``) or CSV files; later filled from t
 
 - ``properties``: hotel_code, hotel_name, currency_code, pricing_model (Standard / OBP / LOS), country_code
 - ``rooms``: hotel_code, inv_type_code, room_name, max_occupancy, max_adult_occupancy, max_child_occupancy
-- ``room_rates``: hotel_code, inv_type_code, rate_plan_code, rate_name, active, parent_rate_plan_code,
-  follows_price, read_only
+- ``room_rates``: hotel_code, inv_type_code, rate_plan_code, rate_name, active, is_child_rate,
+  parent_rate_plan_code, follows_price, read_only
+- ``refused``: hotel_code, code, text, ruid: properties the platform refused to describe (its
+  ``roomrates`` read answered an error), so their rates cannot be sent either
+
+Blank means "not known": ``follows_price`` is NA unless a sheet gives it (the platform never
+sends it), ``is_child_rate`` NA when neither a flag nor a ``ParentRatePlanCode`` column says.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -21,7 +27,7 @@ import pandas as pd
 from loaders import normalize as norm
 from loaders.errors import LoadError
 from loaders.headers import header_key, match_headers, missing_columns_error
-from loaders.schemas import PROPERTY_FIELDS, ROOM_FIELDS, ROOM_RATE_FIELDS, Field
+from loaders.schemas import PROPERTY_FIELDS, RATE_FIELDS, ROOM_FIELDS, ROOM_RATE_FIELDS, Field
 from loaders.sheets import RawSheet, read_sheets
 
 PRICING_MODELS = {"standard": "Standard", "obp": "OBP", "occupancybased": "OBP", "occupancy": "OBP",
@@ -38,9 +44,19 @@ _DTYPES = {
     "rooms": {"hotel_code": "Int64", "inv_type_code": "string", "room_name": "string", "max_occupancy": "Int64",
               "max_adult_occupancy": "Int64", "max_child_occupancy": "Int64"},
     "room_rates": {"hotel_code": "Int64", "inv_type_code": "string", "rate_plan_code": "string",
-                   "rate_name": "string", "active": "boolean", "parent_rate_plan_code": "string",
-                   "follows_price": "boolean", "read_only": "boolean"},
+                   "rate_name": "string", "active": "boolean", "is_child_rate": "boolean",
+                   "parent_rate_plan_code": "string", "follows_price": "boolean", "read_only": "boolean"},
+    "refused": {"hotel_code": "Int64", "code": "string", "text": "string", "ruid": "string"},
 }
+#: What a registry file holds, for people (named in every "not a registry" error).
+EXPECTED_SHEETS = ("properties (`HotelCode`, `CurrencyCode`, `PricingModel`), rooms (`HotelCode`, `InvTypeCode`, "
+                   "`MaxAdultOccupancy`) and room-rates (`HotelCode`, `InvTypeCode`, `RatePlanCode`, `Active`, "
+                   "`ParentRatePlanCode`, `FollowsPrice`, `ReadOnly`), each sheet or CSV recognised by its headers "
+                   "(see `data/samples/registry.xlsx`)")
+#: Columns only a rates sheet has: a rates file given as a registry is refused, not misread.
+_RATES_ONLY = tuple(f for f in RATE_FIELDS if f.name in ("date", "start", "end", "amount_after_tax",
+                                                         "amount_before_tax", "number_of_guests"))
+_DATE_HEADER = re.compile(r"^\d{4}-\d{2}-\d{2}")
 
 
 def _empty(kind: str) -> pd.DataFrame:
@@ -54,6 +70,7 @@ class Registry:
     properties: pd.DataFrame = field(default_factory=lambda: _empty("properties"))
     rooms: pd.DataFrame = field(default_factory=lambda: _empty("rooms"))
     room_rates: pd.DataFrame = field(default_factory=lambda: _empty("room_rates"))
+    refused: pd.DataFrame = field(default_factory=lambda: _empty("refused"))
 
     def is_empty(self) -> bool:
         return not (len(self.properties) or len(self.rooms) or len(self.room_rates))
@@ -68,12 +85,14 @@ class Registry:
             left = b.drop_duplicates(subset=keys).set_index(keys)
             right = a.drop_duplicates(subset=keys).set_index(keys)
             return left.combine_first(right).reset_index()[list(_DTYPES[kind])].astype(_DTYPES[kind])
+        refused = pd.concat([x for x in (other.refused, self.refused) if len(x)] or [_empty("refused")],
+                            ignore_index=True).drop_duplicates("hotel_code").astype(_DTYPES["refused"])
         return Registry(m("properties", self.properties, other.properties), m("rooms", self.rooms, other.rooms),
-                        m("room_rates", self.room_rates, other.room_rates))
+                        m("room_rates", self.room_rates, other.room_rates), refused.reset_index(drop=True))
 
     @classmethod
     def from_frames(cls, properties: pd.DataFrame | None = None, rooms: pd.DataFrame | None = None,
-                    room_rates: pd.DataFrame | None = None) -> Registry:
+                    room_rates: pd.DataFrame | None = None, refused: pd.DataFrame | None = None) -> Registry:
         def fit(kind: str, df: pd.DataFrame | None) -> pd.DataFrame:
             if df is None:
                 return _empty(kind)
@@ -82,7 +101,8 @@ class Registry:
                 if c not in out:
                     out[c] = pd.Series(pd.NA, index=out.index, dtype=t)
             return out[list(_DTYPES[kind])].astype(_DTYPES[kind])
-        return cls(fit("properties", properties), fit("rooms", rooms), fit("room_rates", room_rates))
+        return cls(fit("properties", properties), fit("rooms", rooms), fit("room_rates", room_rates),
+                   fit("refused", refused))
 
 
 def read_registry(paths: str | Path | Iterable[str | Path]) -> Registry:
@@ -100,6 +120,15 @@ def read_registry(paths: str | Path | Iterable[str | Path]) -> Registry:
 
 def _kind_of(raw: RawSheet) -> str:
     keys = {header_key(h) for h in raw.header if h}
+    where = f"`{raw.source}` sheet `{raw.sheet}`" if raw.sheet else f"`{raw.source}`"
+    rates_cols = [h for h in raw.header if h and (_DATE_HEADER.match(h) or any(
+        header_key(a) == header_key(h) for f in _RATES_ONLY for a in (f.name, f.ota, *f.aliases)))]
+    if rates_cols:
+        shown = ", ".join(f"`{h}`" for h in rates_cols[:4]) + (" …" if len(rates_cols) > 4 else "")
+        raise LoadError(f"`{raw.source}` is not a registry: {where} has rates columns ({shown}). A registry "
+                        f"holds {EXPECTED_SHEETS}; give the rates files as arguments and the registry with "
+                        "--registry.", source=raw.source, sheet=raw.sheet)
+
     def has(fields: tuple[Field, ...], name: str) -> bool:
         f = next(f for f in fields if f.name == name)
         return any(header_key(a) in keys for a in (f.name, f.ota, *f.aliases))
@@ -109,10 +138,9 @@ def _kind_of(raw: RawSheet) -> str:
         return "rooms"
     if has(PROPERTY_FIELDS, "hotel_code"):
         return "properties"
-    where = f"`{raw.source}` sheet `{raw.sheet}`" if raw.sheet else f"`{raw.source}`"
-    raise LoadError(f"{where} is not a registry sheet: a properties sheet needs `HotelCode` and `CurrencyCode`, "
-                    "a rooms sheet `HotelCode`, `InvTypeCode`, `MaxAdultOccupancy`, a room-rates sheet "
-                    "`HotelCode`, `InvTypeCode`, `RatePlanCode`.", source=raw.source, sheet=raw.sheet)
+    seen = ", ".join(f"`{h}`" for h in raw.header if h) or "none"
+    raise LoadError(f"`{raw.source}` is not a registry: {where} is not a registry sheet (headers found: {seen}). "
+                    f"A registry holds {EXPECTED_SHEETS}.", source=raw.source, sheet=raw.sheet)
 
 
 def _read_kind(raw: RawSheet, kind: str) -> pd.DataFrame:
@@ -152,6 +180,9 @@ def _read_kind(raw: RawSheet, kind: str) -> pd.DataFrame:
         frame["pricing_model"] = pm.astype("string")
     if kind == "room_rates":
         frame["active"] = frame["active"].fillna(True)
-        frame["follows_price"] = frame["follows_price"].fillna(False)
         frame["read_only"] = frame["read_only"].fillna(False)
+        if "parent_rate_plan_code" in cols:  # a parent makes a child; a blank parent in that column: not one
+            has_parent = frame["parent_rate_plan_code"].notna()
+            frame["is_child_rate"] = frame["is_child_rate"].fillna(False) | has_parent
+        # follows_price stays blank where not given: a child rate is then taken to inherit its price
     return frame.astype(_DTYPES[kind])

@@ -106,10 +106,14 @@ ROOM_RATE_FIELDS: tuple[Field, ...] = (
     Field("rate_plan_code", "RatePlanCode", ("RatePlanCode", "rate_plan_id", "rate_id"), "rate plan id"),
     Field("rate_name", "RateName", ("RateName", "rate_name"), "rate plan name"),
     Field("active", "Active", ("Active", "is_active"), "1 when the rate plan is active for the room"),
+    Field("is_child_rate", "IsChildRate", ("IsChildRate", "is_child_rate", "ChildRate", "child_rate"),
+          "1 when the rate plan is a child rate (the platform's roomrates flags it `is_child_rate`); "
+          "a ParentRatePlanCode makes it one too"),
     Field("parent_rate_plan_code", "ParentRatePlanCode", ("ParentRatePlanCode", "parent_rate_id",
                                                           "parent_rate_plan_id", "parent"), "parent of a child rate"),
     Field("follows_price", "FollowsPrice", ("FollowsPrice", "follows_price"),
-          "1 when a child rate inherits its parent's price"),
+          "1 when a child rate inherits its parent's price, 0 when it has its own; blank on a child rate: "
+          "taken to inherit (the platform does not say)"),
     Field("read_only", "ReadOnly", ("ReadOnly", "readonly", "read_only"), "1 when prices cannot be pushed"),
 )
 

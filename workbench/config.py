@@ -19,6 +19,8 @@ from workbench.errors import SettingsError
 PREFIX = "WORKBENCH_"
 #: settings that name a file; when set, the file must exist (:meth:`Settings.check_files`)
 FILE_SETTINGS = ("ca_bundle", "notify_ca_bundle", "demand_ca_bundle")
+#: Spellings of the weekday flags of a rate update (``Settings.weekday_spelling``).
+WEEKDAY_SPELLINGS = ("ota", "spec")
 
 
 class Secret:
@@ -62,6 +64,9 @@ class Settings:
     username: str = ""
     password: Secret = _secret()
     accept_version: str = "1.1"
+    # StatusApplicationControl weekday names: "ota" (Weds/Thur: the OTA 2003B schema, what real clients
+    # send; the default) or "spec" (Wed/Thu, as the spec's rates table writes them; fails the OTA schema)
+    weekday_spelling: str = "ota"
     gzip_requests: bool = False
     provider_type: str = ""
     # account-specific per-minute limits, e.g. "OTA_HotelRateAmountNotif=600,all=10000"
@@ -86,6 +91,15 @@ class Settings:
     demand_static_max_age_hours: float = 24.0  # refetch static data older than this
     # the command line
     log_dir: str = ""  # crash logs (traces of unexpected failures); default .workbench/logs
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "weekday_spelling", str(self.weekday_spelling).strip().lower())
+        if self.weekday_spelling not in WEEKDAY_SPELLINGS:
+            from workbench.errors import SettingsError
+
+            raise SettingsError(f"WORKBENCH_WEEKDAY_SPELLING=`{self.weekday_spelling}` is not one of "
+                                f"{', '.join(WEEKDAY_SPELLINGS)}: `ota` sends Weds/Thur (OTA 2003B), `spec` "
+                                "sends Wed/Thu (the spec's table)")
 
     @classmethod
     def from_env(

@@ -108,6 +108,7 @@ def amsterdam(ws) -> None:
     ws.append([1000001, "102", "5001", dt.date(2026, 11, 15), 219.5, "EUR"])        # date in the past
     ws.append([1000001, "101", "5004", dt.date(2027, 1, 10), 75000, "EUR"])        # above the price cap
     ws.append([1000001, "101", "5004", dt.date(2027, 1, 11), 119, "PLN"])          # not the hotel's currency
+    ws.append([1000001, "102", "5005", dt.date(2027, 1, 12), 199, "EUR"])          # a read-only rate
     bold_header(ws)
 
 

@@ -32,7 +32,7 @@ def run(write_csv, bad_row, reg=None, rows=None, fx=None):
     rows = rows or [GOOD, bad_row]
     frame, load_issues = read_rates(write_csv([HEADER, *rows]))
     issues = validate_rates(frame, registry=reg, as_of=AS_OF, load_issues=load_issues, fx=fx)
-    return issues[issues["rule"] != "coverage"]
+    return issues[~issues["rule"].isin(["coverage", "not_checked"])]
 
 
 CASES = [
@@ -56,7 +56,8 @@ CASES = [
     ("not mapped", [1, "B", "C", "2027-01-02", "", "100", "EUR"], True, "rate_not_active_for_room", "error",
      "RatePlanCode", "C", "RATE_NOT_ACTIVE_FOR_ROOM: rate plan C is not active for room B of property 1"),
     ("follows price", [1, "A", "C", "2027-01-02", "", "100", "EUR"], True, "child_rate_follows_price", "error",
-     "RatePlanCode", "C", "rate plan C is a child of R and follows its price"),
+     "RatePlanCode", "C", "rate plan C is a child rate of R and follows its price: the platform answers an error to "
+                          "a price set on it; price rate plan R instead"),
     ("read only", [1, "B", "Q", "2027-01-02", "", "100", "EUR"], True, "read_only_rate", "error", "RatePlanCode", "Q",
      "rate plan Q is read-only for room B"),
     ("unknown room", [1, "Z", "R", "2027-01-02", "", "100", "EUR"], True, "unknown_room", "error", "InvTypeCode", "Z",
@@ -138,15 +139,16 @@ def test_guests_in_every_row_or_none(write_csv) -> None:
     assert issues[["row", "rule", "severity"]].values.tolist() == [[4, "guests_all_or_none", "error"]]
 
 
-def test_a_duplicate_key_is_an_error_on_every_row_that_carries_it(write_csv) -> None:
+def test_a_repeated_key_is_a_warning_on_the_later_rows_only(write_csv) -> None:
     rows = [GOOD, [1, "A", "R", "2027-01-02", "", "100", "EUR"], [1, "A", "R", "2027-01-01", "", "120", "EUR"],
             [1, "A", "R", "2027-01-01", "", "130", "EUR"]]
     issues = run(write_csv, None, rows=rows)
-    assert issues[["row", "rule", "value"]].values.tolist() == [[2, "duplicate_key", "100"], [4, "duplicate_key", "120"],
-                                                                [5, "duplicate_key", "130"]]
-    assert issues["message"].iloc[0] == ("room A, rate R, 2027-01-01 is priced more than once (rates.csv row 2, "
-                                         "rates.csv row 4, rates.csv row 5): the platform would apply only the "
-                                         "first; keep one price")
+    assert issues[["row", "rule", "severity", "value"]].values.tolist() == [
+        [4, "duplicate_key", "warning", "120"], [5, "duplicate_key", "warning", "130"]]
+    assert issues["message"].iloc[0] == (
+        "not sent: repeats row 2 (room A, rate R, night 2027-01-01; 100 there, 120 here): the platform applies only "
+        "the first price of a night (WARN_DUPLICATE_DATES), so the first in file order is sent; delete one of the two")
+    assert issues["message"].iloc[1].startswith("not sent: repeats row 2 ")
 
 
 def test_same_night_with_different_guests_is_not_a_duplicate(write_csv) -> None:
@@ -156,14 +158,14 @@ def test_same_night_with_different_guests_is_not_a_duplicate(write_csv) -> None:
 
 def test_coverage_warning_counts_the_next_365_nights(write_csv) -> None:
     frame, _ = read_rates(write_csv([HEADER, GOOD]))
-    issues = validate_rates(frame, as_of=AS_OF)
+    issues = validate_rates(frame, registry=registry(), as_of=AS_OF)
     assert issues[["rule", "severity", "column", "value"]].values.tolist() == [
         ["coverage", "warning", "RatePlanCode", "1 of the next 365 nights priced"]]
     year = pd.DataFrame({"date": pd.date_range("2026-12-01", periods=365)})
     full = pd.concat([frame] * 365, ignore_index=True)
     full["date"] = year["date"].to_numpy()
     full.attrs = frame.attrs
-    assert validate_rates(full, as_of=AS_OF).empty
+    assert validate_rates(full, registry=registry(), as_of=AS_OF).empty
 
 
 def test_unknown_property_is_a_warning(write_csv) -> None:

@@ -30,8 +30,10 @@ DEMO_AS_OF = dt.date(2026, 12, 1)
 SAMPLE_RATES = [SAMPLES / "rates.xlsx", SAMPLES / "lisbon_seasons.csv"]
 SAMPLE_REGISTRY = SAMPLES / "registry.xlsx"
 #: the deliberate problems in the samples (data/samples/README.md), by rule
-EXPECTED_ERRORS = {"not_a_number", "duplicate_key", "rate_not_active_for_room", "child_rate_follows_price",
+EXPECTED_ERRORS = {"not_a_number", "rate_not_active_for_room", "child_rate_follows_price", "read_only_rate",
                    "date_window", "price_cap", "property_currency", "price_negative", "guests_max", "date_order"}
+#: warnings the samples must show too (a repeated night is sent once: the first in file order)
+EXPECTED_WARNINGS = {"duplicate_key", "currency_decimals", "coverage"}
 #: the changed copy: one week of Amsterdam's standard double room, 10 EUR more
 CHANGED_WEEK = (dt.date(2027, 2, 8), dt.date(2027, 2, 14))
 #: the health seed: Kraków's December without Christmas, and its triple room closed from this night on
@@ -106,6 +108,10 @@ def _validate(out: Path, console: Console, wrote: Written):
     console.print(check.summary().to_string(index=False))
     if found != EXPECTED_ERRORS:
         raise DemoFailed(f"expected the sample's deliberate problems {sorted(EXPECTED_ERRORS)}, found {sorted(found)}")
+    warned = set(check.warnings["rule"])
+    if not EXPECTED_WARNINGS <= warned or "not_checked" in warned:
+        raise DemoFailed(f"expected the warnings {sorted(EXPECTED_WARNINGS)} (and no `not_checked`: the registry "
+                         f"gives every fact), found {sorted(warned)}")
     ctx = ReportContext(title="Rates validation (sample data)", files=check.files, as_of=check.as_of,
                         rows_checked=len(check.frame))
     for ext, what in (("html", "validation report (open in a browser)"),
@@ -125,12 +131,14 @@ def _dry_run(check, out: Path, console: Console, wrote: Written) -> None:
         raise DemoFailed("the dry run did not carry every valid price")
     console.print(f"{len(result.requests)} requests, {result.messages} messages for {result.cells:,} prices "
                   f"({result.cells / max(result.messages, 1):.1f} prices per message); "
-                  f"{result.skipped_rows} prices with errors left out")
+                  f"{result.skipped_rows} prices with errors left out, {result.repeated_rows} repeated price(s) "
+                  "not written (the first in file order is)")
     wrote(result.directory, f"{len(result.requests)} request files (.xml), one per hotel and month")
     wrote(result.directory / "manifest.csv", "the requests and the spreadsheet rows behind each")
 
 
 def _live(out: Path, console: Console, wrote: Written) -> str:
+    from loaders import read_registry
     from workbench.flows.rates import check_rates, push_rates
     from workbench.platform.registry import fetch_registry
     from workbench.reports.push import write_push_report
@@ -150,8 +158,12 @@ def _live(out: Path, console: Console, wrote: Written) -> str:
         settings = sb.settings
         hotels = [1000001, 1000002, 1000003, 1000004]
         with console.status("Reading rooms and rate plans from the platform…"):
-            registry = fetch_registry(settings, hotels)
-        console.print(f"read {len(registry.rooms)} rooms and {len(registry.room_rates)} room-rates from the platform")
+            platform = fetch_registry(settings, hotels)
+        console.print(f"read {len(platform.rooms)} rooms and {len(platform.room_rates)} room-rates from the platform "
+                      f"({int(platform.room_rates['is_child_rate'].sum())} child rates, "
+                      f"{int(platform.room_rates['read_only'].sum())} read-only); the registry workbook adds what it "
+                      "does not send: currency, pricing model, FollowsPrice, MaxAdultOccupancy")
+        registry = read_registry(SAMPLE_REGISTRY).merge(platform)
         with console.status("Checking and pushing the samples…"):
             check = check_rates(SAMPLE_RATES, registry=registry, as_of=DEMO_AS_OF)
             result = push_rates(check, settings, journal=journal, skip_invalid=True, progress=False,

@@ -85,6 +85,19 @@ ReportOpt = Annotated[list[Path] | None, typer.Option(
                      "failing cells marked) or .html. May repeat.", show_default=False)]
 
 
+def _print_not_checked(check) -> None:
+    """One line naming the rules that did not run for lack of facts, and where they come from."""
+    missing = check.not_checked()
+    if missing.empty:
+        return
+    rules = sorted({r for rs in missing["rules"] for r in rs})
+    hotels = ", ".join(str(h) for h in missing["hotel_code"].head(5)) + (" …" if len(missing) > 5 else "")
+    console.print(f"[yellow]Not fully checked[/] ({len(missing)} propert{'y' if len(missing) == 1 else 'ies'}: "
+                  f"{hotels}): {', '.join(rules)} did not run or ran on a guess, for lack of facts the platform "
+                  "does not send (currency, pricing model, FollowsPrice) or no registry gave; give them with "
+                  "--registry FILE (see the `not_checked` warnings)")
+
+
 @validate_app.command("rates")
 def validate_rates_cmd(
     files: Files,
@@ -103,6 +116,7 @@ def validate_rates_cmd(
     check_paths(report, check_report_path)
     check = _check(files, sheet, registry, _as_of(as_of), fx, encoding=encoding, header_row=header_row)
     print_issues(check.issues, rows=len(check.frame), limit=show)
+    _print_not_checked(check)
     ctx = ReportContext(title="Rates validation", files=check.files, as_of=check.as_of, rows_checked=len(check.frame))
     for path in report or []:
         try:
@@ -181,21 +195,25 @@ def push_rates_cmd(
     reports = _PushReports(report)
     if dry_run is not None:
         try:
+            spelling = load_settings(env_file).weekday_spelling
             check = _load_and_check(files, sheet, registry, day, fx, encoding=encoding, header_row=header_row)
-        except LoadError as exc:
+        except (LoadError, WorkbenchError) as exc:
             reports.nothing_sent(str(exc))
             fail(str(exc))
         print_issues(check.issues, rows=len(check.frame), limit=10)
+        _print_not_checked(check)
         try:
             with console.status(f"Writing the requests into {dry_run}…"):
-                done = write_dry_run(check, dry_run, skip_invalid=skip_invalid)
+                done = write_dry_run(check, dry_run, skip_invalid=skip_invalid, spelling=spelling)
         except BlockedByErrors as exc:
             console.print(f"[red]Nothing written:[/] {escape(str(exc))}")
             reports.nothing_sent(str(exc), check)
             raise typer.Exit(1) from None
         console.print(f"[green]Wrote {len(done.requests)} request(s)[/] with {done.messages:,} message(s) for "
                       f"{done.cells:,} price(s) into [bold]{escape(str(done.directory))}[/] (see manifest.csv)"
-                      + (f"; {done.skipped_rows:,} price(s) with errors skipped" if done.skipped_rows else ""))
+                      + (f"; {done.skipped_rows:,} price(s) with errors skipped" if done.skipped_rows else "")
+                      + (f"; {done.repeated_rows:,} repeated price(s) not written (the first is)"
+                         if done.repeated_rows else ""))
         reports.nothing_sent(f"a dry run: the {len(done.requests)} request(s) were written to `{done.directory}`, "
                              "not sent", check)
         return
@@ -210,6 +228,7 @@ def push_rates_cmd(
         reports.nothing_sent(str(exc), target=target)
         fail(str(exc))
     print_issues(check.issues, rows=len(check.frame), limit=10)
+    _print_not_checked(check)
     from workbench.flows.rates import push_rates
 
     try:

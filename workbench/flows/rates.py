@@ -20,7 +20,8 @@ import numpy as np
 import pandas as pd
 
 from expectations import FxTable, read_fx_table, validate_rates
-from expectations.rates import as_of_date
+from expectations.groups import missing_facts
+from expectations.rates import as_of_date, repeats
 from loaders import RATES_COLUMNS, Registry, read_rates, read_registry
 from loaders.issues import combine
 from loaders.schemas import empty_rates as empty_rates_frame
@@ -29,8 +30,15 @@ from workbench.display import Summary, Table
 from workbench.errors import BlockedByErrors
 from workbench.flows.checked import IssuesView
 from workbench.flows.frames import read_rates_frame
-from workbench.writers.batches import RateRequest, plan_requests
-from workbench.writers.push import DEFAULT_JOURNAL, PushResult, not_sent_rows, send_rates
+from workbench.writers.batches import RateRequest, plan_requests, row_ranges
+from workbench.writers.push import (
+    DEFAULT_JOURNAL,
+    ROW_COLUMNS,
+    PushResult,
+    held_lines,
+    not_sent_rows,
+    send_rates,
+)
 
 PathLike = str | Path
 DRY_RUN_ROWS = 10  # requests a dry run's summary lists
@@ -72,13 +80,38 @@ class RatesCheck(IssuesView):
         cells_err = pd.MultiIndex.from_frame(err.loc[is_cell, ["source", "sheet", "row", "column"]])
         return np.asarray(key.isin(rows_err) | cell_key.isin(cells_err))
 
-    def valid_frame(self) -> pd.DataFrame:
-        """The rows no error touches: what ``--skip-invalid`` sends."""
-        return self.frame[~self.invalid_mask()]
+    def repeat_mask(self) -> np.ndarray:
+        """Rows pricing a cell an earlier row (file order) already prices: never sent, whatever the
+        flags (the platform would apply only the first; the ``duplicate_key`` warning says which)."""
+        if self._repeats is None or len(self._repeats) != len(self.frame):
+            self._repeats = repeats(self.frame)
+        return self._repeats
 
     def not_sent(self) -> pd.DataFrame:
         """The spreadsheet rows with errors, as a push reports them (outcome ``not sent (errors)``)."""
         return not_sent_rows(self.frame[self.invalid_mask()], self.errors)
+    def refused_mask(self) -> np.ndarray:
+        """Rows of properties whose ``roomrates`` read the platform refused (``registry.refused``)."""
+        refused = self.registry.refused["hotel_code"].dropna()
+        return np.asarray(self.frame["hotel_code"].isin(refused), dtype=bool)
+
+    def not_sent_mask(self) -> np.ndarray:
+        """Rows a push with ``--skip-invalid`` leaves out: errors, repeats, refused properties."""
+        return self.invalid_mask() | self.repeat_mask() | self.refused_mask()
+
+    def valid_frame(self) -> pd.DataFrame:
+        """The rows no error touches, without repeats: what ``--skip-invalid`` sends (the first
+        occurrence of a repeated cell is kept)."""
+        return self.frame[~(self.invalid_mask() | self.repeat_mask())]
+
+    def not_checked(self) -> pd.DataFrame:
+        """Per property: the rules that did not run (or ran on a guess) for lack of facts the
+        platform does not send (``hotel_code, rules, why``); ``--registry FILE`` supplies them."""
+        if not (self.issues["rule"] == "not_checked").any():
+            return pd.DataFrame(columns=["hotel_code", "rules", "why"])
+        return missing_facts(self.frame.reset_index(drop=True), self.registry)
+
+    _repeats: np.ndarray | None = field(default=None, init=False, repr=False, compare=False)
 
 
 
@@ -142,6 +175,7 @@ class DryRun:
     requests: list[RateRequest]
     manifest: pd.DataFrame
     skipped_rows: int
+    repeated_rows: int = 0  # prices repeating an earlier row's cell: not written (the first is)
 
     def _repr_html_(self) -> str:
         facts = [(f"{len(self.requests):,}", "requests"), (f"{self.messages:,}", "messages"),
@@ -184,15 +218,18 @@ def _blocked(check: RatesCheck, skip_invalid: bool) -> None:
                               "without errors with --skip-invalid")
 
 
-def requests_for(check: RatesCheck, skip_invalid: bool = False) -> tuple[list[RateRequest], int]:
+def requests_for(check: RatesCheck, skip_invalid: bool = False, spelling: str = "ota") -> tuple[list[RateRequest], int]:
+    """The requests a push would send (errors block unless ``skip_invalid``; repeats are never sent)
+    and how many rows with errors were left out."""
     _blocked(check, skip_invalid)
     mask = check.invalid_mask()
-    return plan_requests(check.frame[~mask]), int(mask.sum())
+    return plan_requests(check.frame[~(mask | check.repeat_mask())], spelling=spelling), int(mask.sum())
 
 
-def dry_run(check: RatesCheck, directory: PathLike, skip_invalid: bool = False) -> DryRun:
-    """Write the requests a push would send: ``<hotel>-<YYYY-MM>.xml`` each, plus ``manifest.csv``."""
-    requests, skipped = requests_for(check, skip_invalid)
+def dry_run(check: RatesCheck, directory: PathLike, skip_invalid: bool = False, spelling: str = "ota") -> DryRun:
+    """Write the requests a push would send: ``<hotel>-<YYYY-MM>.xml`` each, plus ``manifest.csv``.
+    ``spelling`` of the weekday flags: ``ota`` (Weds/Thur, default) or ``spec`` (Wed/Thu)."""
+    requests, skipped = requests_for(check, skip_invalid, spelling)
     out = Path(directory)
     out.mkdir(parents=True, exist_ok=True)
     for old in out.glob("*.xml"):
@@ -201,7 +238,7 @@ def dry_run(check: RatesCheck, directory: PathLike, skip_invalid: bool = False) 
         (out / f"{r.key}.xml").write_bytes(r.body)
     manifest = manifest_of(requests)
     manifest.to_csv(out / "manifest.csv", index=False)
-    return DryRun(out, requests, manifest, skipped)
+    return DryRun(out, requests, manifest, skipped, int(check.repeat_mask().sum()))
 
 
 def push_rates(check: RatesCheck, settings: Settings, *, journal: PathLike = DEFAULT_JOURNAL,
@@ -210,10 +247,65 @@ def push_rates(check: RatesCheck, settings: Settings, *, journal: PathLike = DEF
     """Send what changed since the platform last accepted it (everything with ``full``).
 
     Raises :class:`~workbench.errors.BlockedByErrors` when the check has errors and ``skip_invalid``
-    was not asked for (nothing is sent then).
+    was not asked for (nothing is sent then). Rows not sent are reported all the same: rows skipped
+    for errors in ``result.not_sent`` (``not sent (errors)``); in ``result.rows``, repeats of an
+    earlier row as ``not sent`` and rows of properties the platform refused to describe
+    (``check.registry.refused``) as ``rejected`` with its text and ruid.
     """
     _blocked(check, skip_invalid)
-    invalid = check.invalid_mask()
-    return send_rates(check.frame[~invalid], settings, journal=journal, full=full, progress=progress,
-                      command=command, client_options=client_options, skipped_rows=int(invalid.sum()),
-                      files=check.files, not_sent=check.not_sent())
+    invalid, repeated, refused = check.invalid_mask(), check.repeat_mask(), check.refused_mask()
+    send = ~(invalid | repeated | refused)
+    frame = check.frame.reset_index(drop=True)
+    # errors skipped: ``not_sent`` ("not sent (errors)"); repeats and refused properties: ``held`` lines
+    held = _held(check, frame, repeated & ~invalid & ~refused, refused & ~invalid)
+    return send_rates(frame[send], settings, journal=journal, full=full, progress=progress, command=command,
+                      client_options=client_options, skipped_rows=int(invalid.sum()), files=check.files,
+                      held=held, refused=_refused(check, frame, refused), not_sent=check.not_sent())
+
+
+def _held(check: RatesCheck, frame: pd.DataFrame, repeated: np.ndarray, refused: np.ndarray) -> pd.DataFrame:
+    """The rows frame's lines for what is not sent besides skipped errors: repeats (``not sent``) and
+    rows of refused properties (``rejected``)."""
+    parts = []
+    if repeated.any():
+        rows = frame[repeated]
+        dup = check.issues[check.issues["rule"] == "duplicate_key"]
+        text = _issue_text(rows, dup, "not sent: repeats an earlier row of the same cell")
+        parts.append(held_lines(rows, rows["amount_column"], outcome="not sent", severity="warning",
+                                codes="duplicate_key", message=text))
+    if refused.any():
+        why = check.registry.refused.drop_duplicates("hotel_code").set_index("hotel_code")
+        for hotel, rows in frame[refused].groupby("hotel_code", sort=True):
+            r = why.loc[hotel]
+            column = pd.Series([(frame.attrs.get("headers", {}).get((s, h), {}) or {}).get("hotel_code", "HotelCode")
+                                for s, h in zip(rows["source"], rows["sheet"], strict=True)], index=rows.index)
+            parts.append(held_lines(rows, column, outcome="rejected", severity="error",
+                                    codes="" if pd.isna(r["code"]) else str(r["code"]),
+                                    message=f"not sent: the platform refused to describe property {hotel} "
+                                            f"(roomrates): {'' if pd.isna(r['text']) else r['text']}",
+                                    ruid=None if pd.isna(r["ruid"]) else str(r["ruid"])))
+    parts = [p for p in parts if len(p)]
+    return pd.concat(parts, ignore_index=True) if parts else pd.DataFrame(columns=ROW_COLUMNS)
+
+
+def _issue_text(rows: pd.DataFrame, issues: pd.DataFrame, fallback: str) -> pd.Series:
+    """The message of each row's issue (by source, sheet, row and cell), ``fallback`` when none."""
+    found = issues.astype({"row": "int64"}).drop_duplicates(["source", "sheet", "row", "column"])
+    found = found.set_index(["source", "sheet", "row", "column"])["message"]
+    key = pd.MultiIndex.from_frame(rows[["source", "sheet", "row", "amount_column"]].astype({"row": "int64"}))
+    return pd.Series(found.reindex(key).to_numpy(), index=rows.index).fillna(fallback).astype(str)
+
+
+def _refused(check: RatesCheck, frame: pd.DataFrame, refused: np.ndarray) -> pd.DataFrame:
+    """Per property the platform refused: its code, text, ruid, the cells not sent and their rows."""
+    why = check.registry.refused.drop_duplicates("hotel_code")
+    out = []
+    for r in why.itertuples(index=False):
+        rows = frame[refused & (frame["hotel_code"] == r.hotel_code).to_numpy()]
+        if rows.empty:
+            continue
+        where = "; ".join(f"{src}{' ' + sheet if sheet else ''} {row_ranges(sorted(set(int(x) for x in g['row'])))}"
+                          for (src, sheet), g in rows.groupby(["source", "sheet"], sort=True))
+        out.append({"hotel_code": r.hotel_code, "code": r.code, "text": r.text, "ruid": r.ruid, "cells": len(rows),
+                    "source_rows": where})
+    return pd.DataFrame(out, columns=["hotel_code", "code", "text", "ruid", "cells", "source_rows"])

@@ -1,8 +1,11 @@
 """OTA_HotelRateAmountNotifRQ: build requests from compressed messages.
 
-One request per hotel and calendar month. Weekday flags use OTA 2003B's spelling
-(``Mon Tue Weds Thur Fri Sat Sun``, the ``DOW_PatternGroup``), all seven written out when a
-message does not apply to every day, and none when it does (weekday rule 3: all days).
+One request per hotel and calendar month. Each ``RateAmountMessage`` carries ``LocatorID`` (its
+1-based position in the request; OTA 2003B's attribute for exactly this), so an ``Error@RecordID``
+points back at it. Weekday flags use OTA 2003B's spelling (``Mon Tue Weds Thur Fri Sat Sun``, the
+``DOW_PatternGroup``) unless the spec table's (``Wed``/``Thu``, which fails the OTA schema) is
+asked for, all seven written out when a message does not apply to every day, and none when it does
+(weekday rule 3: all days).
 Amounts are written exactly as loaded: ``99.99``; or, when the sheet gave ``DecimalPlaces``
 (or the amount has more than 3 decimals, which OTA's decimal type cannot carry), as an integer
 with ``DecimalPlaces``.
@@ -24,6 +27,8 @@ _T = {name: f"{{{OTA_NS}}}{name}" for name in (
     "RateAmountMessages", "RateAmountMessage", "StatusApplicationControl", "Rates", "Rate", "BaseByGuestAmts",
     "BaseByGuestAmt")}
 DOW = ("Mon", "Tue", "Weds", "Thur", "Fri", "Sat", "Sun")
+#: Weekday attribute names by spelling: OTA 2003B's (the default; what real clients send) or the spec table's.
+SPELLINGS: dict[str, tuple[str, ...]] = {"ota": DOW, "spec": ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")}
 ALL_DAYS = 0b1111111
 VERSION = "1.0"
 MAX_PLAIN_DECIMALS = 3
@@ -55,10 +60,12 @@ def _decimal(minor: int, scale: int) -> str:
     return f"{sign}{digits[:-scale]}.{digits[-scale:]}"
 
 
-def weekday_attributes(mask: int) -> dict[str, str]:
+def weekday_attributes(mask: int, spelling: str = "ota") -> dict[str, str]:
+    """``StatusApplicationControl`` weekday flags for a mask (bit 0 = Monday); none for every day."""
     if mask == ALL_DAYS:
         return {}
-    return {name: ("true" if mask >> i & 1 else "false") for i, name in enumerate(DOW)}
+    names = SPELLINGS[spelling]
+    return {name: ("true" if mask >> i & 1 else "false") for i, name in enumerate(names)}
 
 
 def vector_amounts(prices: pd.DataFrame) -> dict[int, list[dict[str, str]]]:
@@ -72,22 +79,26 @@ def vector_amounts(prices: pd.DataFrame) -> dict[int, list[dict[str, str]]]:
 
 
 def build_request(hotel_code: int, messages: pd.DataFrame, amounts: dict[int, list[dict[str, str]]],
-                  timestamp: dt.datetime | None = None, echo_token: str | None = None) -> etree._Element:
+                  timestamp: dt.datetime | None = None, echo_token: str | None = None,
+                  spelling: str = "ota") -> etree._Element:
     """The request element for one hotel's messages (normally one calendar month)."""
     return build_from_lists(hotel_code, messages["start"].dt.strftime("%Y-%m-%d").tolist(),
                             messages["end"].dt.strftime("%Y-%m-%d").tolist(), messages["inv_type_code"].tolist(),
                             messages["rate_plan_code"].tolist(), messages["mask"].tolist(),
-                            messages["vector"].tolist(), amounts, timestamp, echo_token)
+                            messages["vector"].tolist(), amounts, timestamp, echo_token, spelling)
 
 
-_WEEKDAYS: dict[int, dict[str, str]] = {}
+_WEEKDAYS: dict[tuple[int, str], dict[str, str]] = {}
 
 
 def build_from_lists(hotel_code: int, starts: Sequence[str], ends: Sequence[str], rooms: Sequence[object],
                      rates: Sequence[object], masks: Sequence[int], vectors: Sequence[int],
                      amounts: dict[int, list[dict[str, str]]], timestamp: dt.datetime | None = None,
-                     echo_token: str | None = None) -> etree._Element:
-    """As :func:`build_request`, from plain lists (the fast path for many requests)."""
+                     echo_token: str | None = None, spelling: str = "ota") -> etree._Element:
+    """As :func:`build_request`, from plain lists (the fast path for many requests). The n-th
+    message (1-based) gets ``LocatorID="n"``."""
+    if spelling not in SPELLINGS:
+        raise ValueError(f"weekday spelling `{spelling}` is not one of {', '.join(SPELLINGS)}")
     ts = (timestamp or dt.datetime.now(dt.UTC)).isoformat(timespec="seconds")
     root_attrs = {"Version": VERSION, "TimeStamp": ts}
     if echo_token:
@@ -97,13 +108,14 @@ def build_from_lists(hotel_code: int, starts: Sequence[str], ends: Sequence[str]
     sub = etree.SubElement
     t_msg, t_sac, t_rates, t_rate, t_amts, t_amt = (_T[n] for n in (
         "RateAmountMessage", "StatusApplicationControl", "Rates", "Rate", "BaseByGuestAmts", "BaseByGuestAmt"))
-    for start, end, room, rate, mask, vec in zip(starts, ends, rooms, rates, masks, vectors, strict=True):
-        msg = sub(msgs, t_msg)
+    for n, (start, end, room, rate, mask, vec) in enumerate(zip(starts, ends, rooms, rates, masks, vectors,
+                                                                 strict=True), start=1):
+        msg = sub(msgs, t_msg, {"LocatorID": str(n)})
         attrs = {"Start": start, "End": end, "RatePlanCode": str(rate), "InvTypeCode": str(room)}
         if mask != ALL_DAYS:
-            days = _WEEKDAYS.get(mask)
+            days = _WEEKDAYS.get((mask, spelling))
             if days is None:
-                days = _WEEKDAYS[mask] = weekday_attributes(mask)
+                days = _WEEKDAYS[(mask, spelling)] = weekday_attributes(mask, spelling)
             attrs.update(days)
         sub(msg, t_sac, attrs)
         amts = sub(sub(sub(msg, t_rates), t_rate), t_amts)
@@ -118,8 +130,8 @@ def to_bytes(root: etree._Element) -> bytes:
 
 def parse_request_messages(body: bytes | etree._Element) -> list[dict[str, object]]:
     """Read a request back into plain messages (for checks and tests): one dict per message with
-    ``hotel_code, start, end, rate_plan_code, inv_type_code, days`` (weekday rules applied) and
-    ``amounts`` (list of BaseByGuestAmt attribute dicts). Accepts either weekday spelling."""
+    ``hotel_code, locator, start, end, rate_plan_code, inv_type_code, days`` (weekday rules applied)
+    and ``amounts`` (list of BaseByGuestAmt attribute dicts). Accepts either weekday spelling."""
     from workbench.ota.ns import localname, parse_xml
 
     root = parse_xml(body) if isinstance(body, bytes) else body
@@ -136,7 +148,8 @@ def parse_request_messages(body: bytes | etree._Element) -> list[dict[str, objec
                                                      ("Sat",), ("Sun",))]
             days = [True] * 7 if not any(f is True for f in flags) else [f is True for f in flags]
             amounts = [dict(el.attrib) for el in msg.iter() if localname(el) == "BaseByGuestAmt"]
-            out.append({"hotel_code": int(hotel) if hotel else None, "start": sac.get("Start"), "end": sac.get("End"),
+            out.append({"hotel_code": int(hotel) if hotel else None, "locator": msg.get("LocatorID"),
+                        "start": sac.get("Start"), "end": sac.get("End"),
                         "rate_plan_code": sac.get("RatePlanCode"), "inv_type_code": sac.get("InvTypeCode"),
                         "days": days, "amounts": amounts})
     return out

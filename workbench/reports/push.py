@@ -183,16 +183,17 @@ def _html(view: _View) -> str:
                  "Nothing to send: the platform already has every price.")
         parts.append(f"<tr><td colspan='11'>{empty}</td></tr>")
     parts.append("</tbody></table><h2>Rows with warnings or errors, and rows not sent</h2><table><thead><tr>"
-                 "<th>File</th><th>Sheet</th><th>Row</th><th>Outcome</th><th>Codes</th><th>What the platform or "
-                 "the check said</th><th>ruid</th></tr></thead><tbody>")
-    for r in flagged.itertuples(index=False):
+                 "<th>File</th><th>Sheet</th><th>Row</th><th>Cell</th><th>Outcome</th><th>Codes</th>"
+                 "<th>What the platform or the check said</th><th>ruid</th></tr></thead><tbody>")
+    for r in flagged.itertuples(index=False):  # each on the cell it concerns (room, rate plan, price ...)
         parts.append(f"<tr class='{e(text(r.severity))}'><td>{e(text(r.source))}</td><td>{e(text(r.sheet))}</td>"
-                     f"<td>{e(text(r.row))}</td><td class='sev'>{e(text(r.outcome))}</td><td>{e(text(r.codes))}</td>"
-                     f"<td>{e(text(r.message))}</td><td><code>{e(text(r.ruid))}</code></td></tr>")
+                     f"<td>{e(text(r.row))}</td><td>{e(text(r.column))}</td><td class='sev'>{e(text(r.outcome))}</td>"
+                     f"<td>{e(text(r.codes))}</td><td>{e(text(r.message))}</td><td><code>{e(text(r.ruid))}</code></td>"
+                     "</tr>")
     if flagged.empty:
         if view.nothing_sent or rows.empty:
-            parts.append("<tr><td colspan='7'>No row was sent in this run.</td></tr>")
+            parts.append("<tr><td colspan='8'>No row was sent in this run.</td></tr>")
         else:
-            parts.append("<tr><td colspan='7'>Every row was applied without a warning.</td></tr>")
+            parts.append("<tr><td colspan='8'>Every row was applied without a warning.</td></tr>")
     parts.append("</tbody></table></div></body></html>")
     return "\n".join(parts)

@@ -32,6 +32,7 @@ from workbench.sandbox.limits import SlidingWindowLimits, retry_after_header
 from workbench.sandbox.protocol import (
     Misuse,
     bxml_body,
+    bxml_error,
     bxml_fault,
     check_basic_auth,
     check_content_type,
@@ -48,6 +49,11 @@ from workbench.sandbox.store import Store
 
 CET = ZoneInfo("Europe/Amsterdam")
 XML_MEDIA = "application/xml"
+#: The element each B.XML operation answers with; a fault comes inside it, as the platform sends
+#: ``<reservations><fault code="401" string="Authorization Required"/></reservations>``.
+BXML_ROOTS = {"roomrates": "rooms", "currencies": "currencies", "countries": "countries",
+              "citytaxcategory": "citytaxcategories", "reservations": "reservations",
+              "reservationssummary": "reservations"}
 
 
 @dataclass
@@ -208,7 +214,7 @@ class Sandbox:
 
     def _error_body(self, endpoint: Endpoint, ruid: str, code: str, text: str) -> bytes:
         if endpoint.fmt == "bxml":
-            return bxml_fault(code, text, ruid)
+            return bxml_fault(code, text, ruid, root=BXML_ROOTS.get(endpoint.name))
         return ota_body(endpoint.name + "RS", ruid, errors=[Issue(code, text)])
 
     async def _fault(self, request: Request, endpoint: Endpoint, fault: str, ruid: str, host: str, account: str,
@@ -304,8 +310,8 @@ async def _rate_amount(sb: Sandbox, call: Call) -> Reply:
 async def _roomrates(sb: Sandbox, call: Call) -> Reply:
     try:
         root = lookups.roomrates(sb.registry, lookups.requested_hotel(call.root))
-    except lookups.LookupError_ as exc:
-        return Reply(int(exc.code), bxml_fault(exc.code, exc.text, call.ruid), "rejected")
+    except lookups.LookupError_ as exc:  # the platform answers these in a 200: <error>text</error>
+        return Reply(200, bxml_error(exc.text, call.ruid), "errors")
     return Reply(200, bxml_body(root, call.ruid), "success")
 
 
@@ -372,6 +378,11 @@ def create_app(config: SandboxConfig | None = None, handlers: Mapping[str, Handl
     async def requests_csv(request: Request) -> Response:
         return PlainTextResponse(sandbox.store.requests_csv(), media_type="text/csv; charset=utf-8")
 
+    def registry_csv(render: Callable[..., str]) -> Callable[[Request], Awaitable[Response]]:
+        async def view(request: Request) -> Response:  # facts the platform keeps to itself: for tests only
+            return PlainTextResponse(render(sandbox.registry), media_type="text/csv; charset=utf-8")
+        return view
+
     def room_csv(kind: str) -> Callable[[Request], Awaitable[Response]]:
         async def view(request: Request) -> Response:
             return PlainTextResponse(sandbox.room_types.csv(kind), media_type="text/csv; charset=utf-8")
@@ -409,6 +420,8 @@ def create_app(config: SandboxConfig | None = None, handlers: Mapping[str, Handl
     routes = [r for e in ENDPOINTS for r in platform_route(e)]
     routes += [Route(f"/_sandbox/{kind}.csv", room_csv(kind)) for kind in ("rooms", "subrooms", "amenities")]
     routes += [Route("/_sandbox/rooms/{hotel:int}/{inv}/active", set_room_active, methods=["POST"])]
+    routes += [Route("/_sandbox/properties.csv", registry_csv(lookups.properties_csv)),
+               Route("/_sandbox/room_rates.csv", registry_csv(lookups.room_rates_csv))]
     routes += [Route("/_sandbox/rates.csv", rates_csv), Route("/_sandbox/requests.csv", requests_csv),
                Route("/_sandbox/health", health), Route("/_sandbox/faults", set_faults, methods=["POST"])]
     app = Starlette(routes=routes, exception_handlers={404: not_found})

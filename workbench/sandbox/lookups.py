@@ -1,8 +1,11 @@
 """Read operations: ``/hotels/xml/roomrates`` (rooms and their rate plans), ``/xml/currencies``
-and ``/xml/countries`` (code lists from CLDR via babel)."""
+and ``/xml/countries`` (code lists from CLDR via babel), and the sandbox-only CSVs of the facts
+the platform keeps to itself (``/_sandbox/properties.csv``, ``/_sandbox/room_rates.csv``)."""
 
 from __future__ import annotations
 
+import csv
+import io
 from functools import lru_cache
 
 from babel import Locale
@@ -17,42 +20,41 @@ DEFAULT_POLICY = ("General", "152")
 
 
 class LookupError_(ValueError):
-    """A read request the sandbox cannot answer (``code`` is the B.XML fault code)."""
+    """A read request the platform answers with a B.XML ``<error>text</error>`` (HTTP 200)."""
 
-    def __init__(self, code: str, text: str) -> None:
+    def __init__(self, text: str) -> None:
         super().__init__(text)
-        self.code, self.text = code, text
+        self.text = text
 
 
 def requested_hotel(root: etree._Element | None) -> int:
     """``<request><hotel_id>N</hotel_id></request>`` (also ``hotel_id="N"`` on the root)."""
     if root is None or localname(root) != "request":
-        raise LookupError_("400", "send <request><hotel_id>...</hotel_id></request>")
+        raise LookupError_("the request must be <request><hotel_id>...</hotel_id></request>")
     raw = root.get("hotel_id")
     for child in root:
         if isinstance(child.tag, str) and localname(child) == "hotel_id":
             raw = (child.text or "").strip()
     if not raw or not raw.isdigit():
-        raise LookupError_("400", "the request needs a numeric hotel_id")
+        raise LookupError_("hotel_id is missing or not a number")
     return int(raw)
 
 
 def roomrates(registry: Registry, hotel_id: int) -> etree._Element:
-    """Rooms of one property with their active rate plans (child and read-only ones marked).
-
-    Beyond the real platform's attributes the sandbox adds ``max_adults``, ``max_occupancy``,
-    ``parent_rate_id`` and ``follows_price``, and the property's ``currency_code`` and
-    ``pricing_model`` on ``<rooms>``; clients must tolerate extra attributes anyway.
+    """Rooms of one property with their active rate plans, in the shape real partners receive
+    (spec E5 shows nothing beyond ``hotel_id``): ``<rooms><room id hotel_id hotel_name max_children
+    room_name><rates><rate id rate_name max_persons policy policy_id [is_child_rate="1"]
+    [readonly="1"]/>``. Nothing more: no parent rate, no FollowsPrice, no currency, no pricing model
+    (the platform sends none of them; :func:`room_rates_csv` and :func:`properties_csv` serve them
+    to tests under ``/_sandbox/``). A property not connected: ``<error>…</error>``.
     """
     prop = next((p for p in registry.properties if p.hotel_code == hotel_id), None)
     if prop is None:
-        raise LookupError_("404", f"hotel_id {hotel_id} does not exist or is not connected to this account")
-    root = etree.Element("rooms", hotel_id=str(hotel_id), currency_code=prop.currency,
-                         pricing_model=prop.pricing_model)
+        raise LookupError_(f"reading room rates hasn't been enabled for hotel {hotel_id}")
+    root = etree.Element("rooms")
     for room in (r for r in registry.rooms if r.hotel_code == hotel_id):
         el = etree.SubElement(root, "room", id=room.inv_type_code, hotel_id=str(hotel_id), hotel_name=prop.name,
-                              max_children=str(room.max_children), room_name=room.name,
-                              max_adults=str(room.max_adults), max_occupancy=str(room.max_occupancy))
+                              max_children=str(room.max_children), room_name=room.name)
         rates = etree.SubElement(el, "rates")
         for link in registry.room_rates:
             if link.hotel_code != hotel_id or link.inv_type_code != room.inv_type_code or not link.active:
@@ -62,11 +64,33 @@ def roomrates(registry: Registry, hotel_id: int) -> etree._Element:
                                  policy_id=DEFAULT_POLICY[1])
             if link.parent_rate_plan_code:
                 r.set("is_child_rate", "1")
-                r.set("parent_rate_id", link.parent_rate_plan_code)
-                r.set("follows_price", "1" if link.follows_price else "0")
             if link.read_only:
                 r.set("readonly", "1")
     return root
+
+
+def _csv(header: list[str], rows: list[list[object]]) -> str:
+    out = io.StringIO()
+    w = csv.writer(out, lineterminator="\n")
+    w.writerow(header)
+    w.writerows(rows)
+    return out.getvalue()
+
+
+def properties_csv(registry: Registry) -> str:
+    """``HotelCode, HotelName, CurrencyCode, PricingModel, CountryCode``: what the platform knows of each
+    property and does not send (the headers of a registry's properties sheet)."""
+    return _csv(["HotelCode", "HotelName", "CurrencyCode", "PricingModel", "CountryCode"],
+                [[p.hotel_code, p.name, p.currency, p.pricing_model, p.country] for p in registry.properties])
+
+
+def room_rates_csv(registry: Registry) -> str:
+    """Every room-rate link, inactive ones too, with the facts ``roomrates`` does not send
+    (``ParentRatePlanCode``, ``FollowsPrice``): the headers of a registry's room-rates sheet."""
+    return _csv(["HotelCode", "InvTypeCode", "RatePlanCode", "RateName", "Active", "ParentRatePlanCode",
+                 "FollowsPrice", "ReadOnly"],
+                [[r.hotel_code, r.inv_type_code, r.rate_plan_code, r.rate_name, int(r.active),
+                  r.parent_rate_plan_code or "", int(r.follows_price), int(r.read_only)] for r in registry.room_rates])
 
 
 @lru_cache(maxsize=1)

@@ -84,8 +84,23 @@ def ota_body(rs_name: str, ruid: str, *, errors: Iterable[Issue] = (), warnings:
     return _with_ruid(root, ruid)
 
 
-def bxml_fault(code: str, text: str, ruid: str) -> bytes:
-    root = etree.Element("fault", code=code, string=text)
+def bxml_fault(code: str, text: str, ruid: str, root: str | None = None) -> bytes:
+    """A B.XML fault: ``<fault code string/>``, or inside the operation's own answer element when
+    ``root`` is given, as the platform sends it (``<reservations><fault code="401" string="Authorization
+    Required"/></reservations>``)."""
+    fault = etree.Element("fault", code=code, string=text)
+    if root is None:
+        return _with_ruid(fault, ruid)
+    holder = etree.Element(root)
+    holder.append(fault)
+    return _with_ruid(holder, ruid)
+
+
+def bxml_error(text: str, ruid: str) -> bytes:
+    """A B.XML error as the platform answers a request it will not serve, in an HTTP 200:
+    ``<error>updating availability hasn't been enabled for hotel …</error><!-- RUID: […] -->``."""
+    root = etree.Element("error")
+    root.text = text
     return _with_ruid(root, ruid)
 
 

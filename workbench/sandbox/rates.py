@@ -31,12 +31,14 @@ _TRUE, _FALSE = ("true", "1"), ("false", "0")
 
 @dataclass(frozen=True)
 class Issue:
-    """An ``Error`` or ``Warning`` to answer with; ``record_id`` is the 1-based RateAmountMessage."""
+    """An ``Error`` or ``Warning`` to answer with; ``record_id`` names the ``RateAmountMessage``: its
+    ``LocatorID`` when the request gave one (OTA: "communicate back to the sender exactly which
+    transaction may have had a problem"), else its 1-based position."""
 
     code: str
     short_text: str
     details: str = ""
-    record_id: int | None = None
+    record_id: int | str | None = None
 
 
 @dataclass
@@ -153,21 +155,22 @@ class RateRules:
         if not messages:
             err(Issue("INVALID_REQUEST", "no RateAmountMessage in the request", _details(prop.hotel_code)))
         first, last = date_window(today)
-        seen: dict[tuple[str, str, str, int], int] = {}
-        duplicates: dict[tuple[int, str, str], list[str]] = {}
+        seen: dict[tuple[str, str, str, int], int | str] = {}
+        duplicates: dict[tuple[int | str, str, str], list[str]] = {}
         cap = self.fx.cap(prop.currency)
         for n, msg in enumerate(messages, start=1):
-            self._message(n, msg, prop, first, last, cap, seen, duplicates, out)
+            locator = _attrs(msg).get("LocatorID")
+            self._message(locator or n, msg, prop, first, last, cap, seen, duplicates, out)
         if out.errors:
             out.cells.clear()
             return out
-        for (n, room, rate), dates in duplicates.items():
+        for (record, room, rate), dates in duplicates.items():
             out.warnings.append(Issue("WARN_DUPLICATE_DATES", "dates repeated in the request; only the first "
                                       "occurrence is applied", _details(prop.hotel_code, room, rate,
-                                                                        _ranges(dates)), n))
+                                                                        _ranges(dates)), record))
         return out
 
-    def _message(self, n: int, msg: etree._Element, prop, first: date, last: date, cap: Decimal | None,
+    def _message(self, n: int | str, msg: etree._Element, prop, first: date, last: date, cap: Decimal | None,
                  seen: dict, duplicates: dict, out: RatesOutcome) -> None:
         hotel = prop.hotel_code
         err = out.errors.append
@@ -250,7 +253,7 @@ class RateRules:
             out.warnings.append(Issue("WARN_NO_DATES_SELECTED", "the weekday flags select no date in the range",
                                       where, n))
 
-    def _amount(self, n: int, a: dict[str, str], prop, room_row, cap: Decimal | None, where: str,
+    def _amount(self, n: int | str, a: dict[str, str], prop, room_row, cap: Decimal | None, where: str,
                 out: RatesOutcome) -> tuple[int, str, str] | None:
         err = out.errors.append
         amount, kind, problem = _parse_amount(a)

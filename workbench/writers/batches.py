@@ -1,7 +1,8 @@
 """Compressed messages -> requests: one hotel and one calendar month per request.
 
-Each request keeps the source rows it carries, so every answer can be traced to the
-spreadsheet rows it came from.
+Each request keeps the source rows it carries, and each message its ``LocatorID`` (its 1-based
+position in the request), so every answer (``Error@RecordID``) can be traced to the spreadsheet
+rows it came from.
 """
 
 from __future__ import annotations
@@ -36,6 +37,14 @@ class RateRequest:
         return self._cells.iloc[a:b][["source", "sheet", "row"]].drop_duplicates().reset_index(drop=True)
 
     @property
+    def locators(self) -> pd.DataFrame:
+        """``locator, source, sheet, row``: the spreadsheet rows behind each message (its ``LocatorID``)."""
+        a, b = self._span
+        cells = self._cells.iloc[a:b]
+        return cells[["locator", "source", "sheet", "row"]].drop_duplicates().sort_values(
+            ["locator", "source", "sheet", "row"], kind="stable").reset_index(drop=True)
+
+    @property
     def key(self) -> str:
         return f"{self.hotel_code}-{self.month}"
 
@@ -44,11 +53,12 @@ class RateRequest:
         parts = []
         for (src, sheet), g in self.rows.groupby(["source", "sheet"], sort=True):
             rows = sorted(set(int(r) for r in g["row"]))
-            parts.append(f"{src}{' ' + sheet if sheet else ''} {_ranges(rows)}")
+            parts.append(f"{src}{' ' + sheet if sheet else ''} {row_ranges(rows)}")
         return "; ".join(parts)
 
 
-def _ranges(rows: list[int]) -> str:
+def row_ranges(rows: list[int]) -> str:
+    """``[2, 3, 4, 9]`` -> ``2-4,9``."""
     out, start, prev = [], None, None
     for r in rows:
         if start is None:
@@ -63,28 +73,44 @@ def _ranges(rows: list[int]) -> str:
     return ",".join(out)
 
 
-def plan_requests(frame: pd.DataFrame, weekly: bool = True, timestamp: dt.datetime | None = None) -> list[RateRequest]:
-    """Compress ``frame`` and build one request per hotel and month."""
-    return list(iter_requests(compress(frame, weekly=weekly), timestamp=timestamp))
+def plan_requests(frame: pd.DataFrame, weekly: bool = True, timestamp: dt.datetime | None = None,
+                  spelling: str = "ota") -> list[RateRequest]:
+    """Compress ``frame`` and build one request per hotel and month (weekday flags in ``spelling``:
+    ``ota``, the default, or ``spec``)."""
+    return list(iter_requests(compress(frame, weekly=weekly), timestamp=timestamp, spelling=spelling))
 
 
-def iter_requests(c: Compressed, timestamp: dt.datetime | None = None) -> Iterator[RateRequest]:
+def _ordered(c: Compressed) -> pd.DataFrame:
+    """The messages in request order (hotel, month; stable), each with its ``locator``."""
+    m = c.messages.sort_values(["hotel_code", "month"], kind="stable")
+    return m.assign(locator=m.groupby(["hotel_code", "month"], sort=False).cumcount().to_numpy() + 1)
+
+
+def cell_locators(c: Compressed) -> np.ndarray:
+    """The ``LocatorID`` of the message carrying each row of ``c.cells`` (its request is its hotel and month)."""
+    if c.messages.empty:
+        return np.zeros(0, dtype=np.int64)
+    return _ordered(c)["locator"].reindex(c.cells["message"].to_numpy()).to_numpy(dtype=np.int64)
+
+
+def iter_requests(c: Compressed, timestamp: dt.datetime | None = None, spelling: str = "ota") -> Iterator[RateRequest]:
     if c.messages.empty:
         return
     amounts = vector_amounts(c.prices)
     timestamp = timestamp or dt.datetime.now(dt.UTC)
-    m = c.messages.sort_values(["hotel_code", "month"], kind="stable")
+    m = _ordered(c)
     hotels, months = m["hotel_code"].to_numpy(), m["month"].to_numpy()
     starts, ends = m["start"].dt.strftime("%Y-%m-%d").tolist(), m["end"].dt.strftime("%Y-%m-%d").tolist()
     rooms, rates = m["inv_type_code"].tolist(), m["rate_plan_code"].tolist()
     masks, vectors = m["mask"].tolist(), m["vector"].tolist()
-    cells = c.cells.sort_values(["hotel_code", "month"], kind="stable").reset_index(drop=True)
+    cells = c.cells.assign(locator=cell_locators(c)).sort_values(["hotel_code", "month"], kind="stable")
+    cells = cells.reset_index(drop=True)
     cell_bounds = _bounds(cells["hotel_code"].to_numpy(), cells["month"].to_numpy())
     for a, b in _runs(hotels, months):
         hotel, month = int(hotels[a]), str(months[a])
         ca, cb = cell_bounds[(hotel, month)]
         root = build_from_lists(hotel, starts[a:b], ends[a:b], rooms[a:b], rates[a:b], masks[a:b], vectors[a:b],
-                                amounts, timestamp=timestamp)
+                                amounts, timestamp=timestamp, spelling=spelling)
         yield RateRequest(hotel, month, to_bytes(root), b - a, cb - ca, cells, (ca, cb))
 
 

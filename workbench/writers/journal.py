@@ -7,7 +7,8 @@ Tables:
 - ``requests``: one row per request: body, hotel, month, status (``pending`` -> ``sending`` ->
   ``success`` / ``rejected`` / ``failed``; ``interrupted`` when a later run found it unfinished),
   HTTP status, ruid, attempts, errors and warnings (JSON);
-- ``request_cells``: the cells each request carries and the spreadsheet rows they came from;
+- ``request_cells``: the cells each request carries, the ``LocatorID`` of the message carrying
+  each, and the spreadsheet rows they came from (an ``Error@RecordID`` names that message);
 - ``accepted``: per target, the price the platform accepted for each cell (hotel, room, rate,
   night, guests) and the request that set it.
 
@@ -44,7 +45,7 @@ CREATE INDEX IF NOT EXISTS requests_run ON requests(run_id);
 CREATE TABLE IF NOT EXISTS request_cells (
     request_id INTEGER NOT NULL REFERENCES requests(request_id), inv_type_code TEXT NOT NULL,
     rate_plan_code TEXT NOT NULL, date TEXT NOT NULL, guests INTEGER NOT NULL, price TEXT NOT NULL,
-    source TEXT, sheet TEXT, row INTEGER, col TEXT);
+    source TEXT, sheet TEXT, row INTEGER, col TEXT, locator INTEGER);
 CREATE INDEX IF NOT EXISTS request_cells_request ON request_cells(request_id);
 CREATE TABLE IF NOT EXISTS accepted (
     target TEXT NOT NULL, hotel_code INTEGER NOT NULL, inv_type_code TEXT NOT NULL, rate_plan_code TEXT NOT NULL,
@@ -118,6 +119,9 @@ class Journal:
         self.db.execute("PRAGMA synchronous=FULL")
         self.db.execute("PRAGMA foreign_keys=ON")
         self.db.executescript(SCHEMA)
+        columns = {r[1] for r in self.db.execute("PRAGMA table_info(request_cells)")}
+        if "locator" not in columns:  # a journal written before messages carried a LocatorID
+            self.db.execute("ALTER TABLE request_cells ADD COLUMN locator INTEGER")
 
     def close(self) -> None:
         self.db.close()
@@ -160,11 +164,13 @@ class Journal:
                     (run_id, target, int(req.hotel_code), req.month, int(req.messages), int(req.cells), req.body, now))
                 rid = int(cur.lastrowid)
                 ids.append(rid)
+                if "locator" not in c:
+                    c = c.assign(locator=None)
                 db.executemany(
                     "INSERT INTO request_cells(request_id, inv_type_code, rate_plan_code, date, guests, price, source, "
-                    "sheet, row, col) VALUES (?,?,?,?,?,?,?,?,?,?)",
+                    "sheet, row, col, locator) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
                     ((rid, *t) for t in c[["inv_type_code", "rate_plan_code", "date", "guests", "price", "source",
-                                           "sheet", "row", "column"]].itertuples(index=False, name=None)))
+                                           "sheet", "row", "column", "locator"]].itertuples(index=False, name=None)))
         return ids
 
     def mark_sending(self, request_id: int) -> None:

@@ -7,23 +7,25 @@ is :func:`workbench.flows.rates.push_rates`.
     from workbench.writers.push import send_rates
     result = send_rates(valid_rows, Settings.from_file("sandbox/connection.env"), journal=".workbench/journal.sqlite")
     result.requests   # one row per request: hotel, month, outcome, HTTP status, codes, ruid, attempts
-    result.rows       # one row per spreadsheet row sent: its request, outcome, codes and texts, ruid
+    result.rows       # one line per spreadsheet cell: its request, outcome, codes and texts, ruid
 """
 
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
 from workbench.aio import run_blocking
 from workbench.config import Settings
 from workbench.display import OUTCOME_TONES, Summary, Table
 from workbench.transport import ConfigurationError, PlatformClient, Result, SendItem
-from workbench.writers.batches import RateRequest, iter_requests
+from workbench.writers.attribution import attribute
+from workbench.writers.batches import RateRequest, cell_locators, iter_requests
 from workbench.writers.compress import compress
 from workbench.writers.deltas import cell_keys, changed_mask
 from workbench.writers.journal import DEFAULT_JOURNAL, Journal
@@ -63,8 +65,10 @@ class PushResult:
         parts = ", ".join(f"{n} {k}" for k, n in sorted(self.counts.items())) or "nothing to send"
         warn = int(self.requests["warnings"].map(len).sum()) if len(self.requests) else 0
         skipped = f"; {self.skipped_rows:,} price(s) with errors not sent" if self.skipped_rows else ""
+        held = int((self.rows["outcome"] == "not sent").sum()) if len(self.rows) else 0
         return (f"{len(self.requests)} request(s): {parts}; {warn} warning(s). {self.cells_changed:,} of "
-                f"{self.cells_total:,} price(s) changed since the last accepted push{skipped}")
+                f"{self.cells_total:,} price(s) changed since the last accepted push{skipped}"
+                + (f"; {held:,} cell(s) not sent (see the rows marked `not sent`)" if held else ""))
 
     def __repr__(self) -> str:
         return f"<PushResult run {self.run_id} to {self.target}: {self.summary()}>"
@@ -108,38 +112,53 @@ def _shown(n: int, total: int, what: str, where: str) -> str:
 
 def send_rates(valid: pd.DataFrame, settings: Settings, *, journal: str | Path = DEFAULT_JOURNAL, full: bool = False,
                progress: bool = True, command: str = "", client_options: dict | None = None,
-               skipped_rows: int = 0, files: Sequence[Path] = (), not_sent: pd.DataFrame | None = None) -> PushResult:
+               skipped_rows: int = 0, files: Sequence[Path] = (), held: pd.DataFrame | None = None,
+               refused: pd.DataFrame | None = None, not_sent: pd.DataFrame | None = None) -> PushResult:
     """Send the prices of ``valid`` (canonical rates rows, already checked) that changed since the
-    platform last accepted them (every one with ``full``); every outcome goes into the journal."""
+    platform last accepted them (every one with ``full``); every outcome goes into the journal.
+
+    ``held`` (lines of :data:`ROW_COLUMNS`, see :func:`held_lines`) are rows deliberately not sent
+    (repeats, errors skipped, properties the platform refused), added to ``rows``; ``refused``
+    (``hotel_code, code, text, ruid, cells, source_rows``) adds one ``rejected`` line per property
+    the platform refused to describe to ``requests``."""
     if not settings.base_url:
         raise ConfigurationError("no target: set WORKBENCH_BASE_URL (or give the sandbox's connection.env with "
                                  "--env-file)")
+    headers = valid.attrs.get("headers", {})
     valid = valid.reset_index(drop=True)
     target = settings.base_url.rstrip("/")
     with Journal(journal) as j:
         run_id = j.start_run(target, command)
         changed = changed_mask(valid, j, target) if not full else pd.Series(True, index=valid.index).to_numpy()
         delta = valid[changed].reset_index(drop=True)
-        requests, cells = plan(delta)
+        requests, cells = plan(delta, spelling=settings.weekday_spelling)
         ids = j.add_requests(run_id, target, requests, cells)
         _send(j, settings, target, requests, ids, progress, client_options or {})
         frame_req = requests_frame(j, run_id, requests)
-        rows = rows_frame(j, run_id)
+        rows = rows_frame(j, run_id, headers)
         failed = int((frame_req["outcome"] != "success").sum()) if len(frame_req) else 0
         j.finish_run(run_id, "done" if failed == 0 else "done_with_failures", cells_total=len(valid),
                      cells_changed=len(delta), requests=len(requests))
+    if refused is not None and len(refused):
+        frame_req = pd.concat([frame_req, refused_requests(refused)], ignore_index=True) if len(frame_req) else \
+            refused_requests(refused)
+    if held is not None and len(held):
+        rows = pd.concat([rows, held], ignore_index=True) if len(rows) else held.reset_index(drop=True)
+        rows = rows.sort_values(["source", "sheet", "row", "column"], kind="stable").reset_index(drop=True)
     return PushResult(run_id, target, Path(journal), frame_req, rows, len(valid), len(delta), skipped_rows,
                       list(files), not_sent if not_sent is not None else pd.DataFrame(columns=ROW_COLUMNS))
 
 
-def plan(delta: pd.DataFrame) -> tuple[list[RateRequest], list[pd.DataFrame]]:
-    """The requests for ``delta`` and, for each, the journal's view of the cells it carries."""
+def plan(delta: pd.DataFrame, spelling: str = "ota") -> tuple[list[RateRequest], list[pd.DataFrame]]:
+    """The requests for ``delta`` and, for each, the journal's view of the cells it carries (with
+    the ``LocatorID`` of the message carrying each)."""
     if delta.empty:
         return [], []
     compressed = compress(delta)
-    requests = list(iter_requests(compressed, timestamp=dt.datetime.now(dt.UTC)))
+    requests = list(iter_requests(compressed, timestamp=dt.datetime.now(dt.UTC), spelling=spelling))
     keys = cell_keys(delta)
     keys["month"] = compressed.cells["month"].to_numpy()
+    keys["locator"] = cell_locators(compressed)
     by = dict(tuple(keys.groupby(["hotel_code", "month"], sort=False)))
     return requests, [by[(r.hotel_code, r.month)] for r in requests]
 
@@ -177,8 +196,12 @@ def _send(j: Journal, settings: Settings, target: str, requests: list[RateReques
 
 
 def _notice(n: object) -> dict[str, str]:
-    return {k: getattr(n, k) or "" for k in ("code", "short_text", "details") if hasattr(n, k)} | (
-        {"type": str(getattr(n, "type", "") or "")})
+    """What the journal keeps of a notice: code, texts, type and the ``RecordID`` it points at."""
+    out = {k: getattr(n, k) or "" for k in ("code", "short_text", "details", "record_id") if hasattr(n, k)}
+    text = getattr(n, "text", None)
+    if not out.get("short_text") and text:  # a B.XML <error>text</error>
+        out["short_text"] = str(text)
+    return out | {"type": str(getattr(n, "type", "") or "")}
 
 
 def requests_frame(j: Journal, run_id: int, requests: list[RateRequest]) -> pd.DataFrame:
@@ -200,32 +223,68 @@ def requests_frame(j: Journal, run_id: int, requests: list[RateRequest]) -> pd.D
     return out
 
 
+def refused_requests(refused: pd.DataFrame) -> pd.DataFrame:
+    """One ``rejected`` line per property whose ``roomrates`` read the platform refused: its rates
+    were not sent (``refused``: ``hotel_code, code, text, ruid, cells, source_rows``)."""
+    texts = ("roomrates refused: " + refused["text"].fillna("").astype(str)
+             + "; its rates were not sent").to_numpy()
+    return pd.DataFrame({
+        "request_id": pd.NA, "hotel": refused["hotel_code"].to_numpy(), "month": "", "messages": 0,
+        "cells": refused["cells"].to_numpy(), "outcome": "rejected", "http_status": pd.NA,
+        "ruid": refused["ruid"].to_numpy(), "attempts": pd.NA,
+        "errors": [[{"code": c or "", "short_text": t or "", "details": "", "record_id": "", "type": ""}]
+                   for c, t in zip(refused["code"].fillna(""), refused["text"].fillna(""), strict=True)],
+        "warnings": [[] for _ in range(len(refused))], "codes": refused["code"].fillna("").to_numpy(),
+        "texts": texts, "error": texts, "source_rows": refused["source_rows"].to_numpy()})
+
+
 def _text(n: dict) -> str:
     return " ".join(x for x in (n.get("code"), n.get("short_text"), n.get("details")) if x)
 
 
-def rows_frame(j: Journal, run_id: int) -> pd.DataFrame:
-    """One row per spreadsheet row sent in the run, with what the platform said about it."""
+ROW_COLUMNS = ["source", "sheet", "row", "column", "request_id", "hotel", "month", "nights", "outcome", "severity",
+               "codes", "message", "ruid"]
+
+
+def rows_frame(j: Journal, run_id: int, headers: Mapping[tuple[str, str], Mapping[str, str]] | None = None
+               ) -> pd.DataFrame:
+    """One line per spreadsheet cell the run's answers concern: each row sent, on its price cell, or,
+    when a notice is about its room, rate plan, currency, guests or date, on that cell instead. A
+    notice goes to the rows of the message its ``RecordID`` names (see :mod:`workbench.writers.attribution`);
+    the other rows of a refused request say they were not applied because of those."""
     cells = j.request_cells(run_id)
     if cells.empty:
-        return pd.DataFrame(columns=["source", "sheet", "row", "column", "request_id", "hotel", "month", "nights",
-                                     "outcome", "severity", "codes", "message", "ruid"])
+        return pd.DataFrame(columns=ROW_COLUMNS)
     req = j.requests(run_id).set_index("request_id")
     cells["outcome"] = cells["request_id"].map(req["status"])
     cells["ruid"] = cells["request_id"].map(req["ruid"])
-    notices = cells["request_id"].map(lambda rid: req.at[rid, "errors"] + req.at[rid, "warnings"])
-    matched = [_matching(n, r) for n, r in zip(notices, cells.itertuples(index=False), strict=True)]
-    cells["codes"] = [", ".join(m.get("code", "") for m in ms) for ms in matched]
-    cells["message"] = [" | ".join(_text(m) for m in ms) for ms in matched]
-    cells.loc[cells["message"] == "", "message"] = cells["request_id"].map(req["error"]).fillna("")
-    g = cells.groupby(["source", "sheet", "row"], sort=True)
-    out = g.agg(column=("col", "first"), request_id=("request_id", "first"), hotel=("hotel_code", "first"),
-                month=("month", "first"), nights=("date", "size"), outcome=("outcome", _worst),
-                codes=("codes", _join), message=("message", _join), ruid=("ruid", "first")).reset_index()
-    out["severity"] = out["outcome"].map(lambda o: "ok" if o == "success" else "error")
-    out.loc[(out["outcome"] == "success") & (out["codes"] != ""), "severity"] = "warning"
-    return out[["source", "sheet", "row", "column", "request_id", "hotel", "month", "nights", "outcome", "severity",
-                "codes", "message", "ruid"]]
+    notices = {int(rid): [{**n, "kind": "error"} for n in r.errors] + [{**n, "kind": "warning"} for n in r.warnings]
+               for rid, r in req.iterrows() if r.errors or r.warnings}
+    hits = attribute(cells, notices, headers or {})
+    plain = np.ones(len(cells), dtype=bool)
+    plain[hits["cell"].to_numpy(dtype=np.int64)] = False
+    lines = pd.concat([
+        pd.DataFrame({"cell": np.flatnonzero(plain), "column": cells["col"].to_numpy()[plain], "code": "",
+                      "text": "", "kind": ""}),
+        hits], ignore_index=True)
+    c = cells.iloc[lines["cell"].to_numpy()].reset_index(drop=True)
+    lines = pd.concat([lines.drop(columns="cell"), c[["source", "sheet", "row", "request_id", "hotel_code", "month",
+                                                      "date", "outcome", "ruid"]]], axis=1)
+    # a row with no notice of its own in a request that was not applied says why
+    bare = lines["text"] == ""
+    refused_others = lines["request_id"].isin(list(notices)) & (lines["outcome"] == "rejected")
+    lines.loc[bare & refused_others, "text"] = (
+        "not applied: the platform refused this request because of its other messages (their rows show the "
+        "errors); nothing in it was applied - send these prices again once those are fixed")
+    lines.loc[bare & (lines["outcome"] != "success") & ~refused_others, "text"] = (
+        lines["request_id"].map(req["error"]).fillna(""))
+    g = lines.groupby(["source", "sheet", "row", "column"], sort=True, dropna=False)
+    out = g.agg(request_id=("request_id", "first"), hotel=("hotel_code", "first"), month=("month", "first"),
+                nights=("date", "nunique"), outcome=("outcome", _worst), codes=("code", _join),
+                message=("text", _join), ruid=("ruid", "first")).reset_index()
+    out["codes"] = out["codes"].str.replace(" | ", ", ", regex=False)
+    out["severity"] = np.where(out["outcome"] == "success", np.where(out["codes"] != "", "warning", "ok"), "error")
+    return out[ROW_COLUMNS]
 
 
 def not_sent_rows(invalid: pd.DataFrame, errors: pd.DataFrame) -> pd.DataFrame:
@@ -263,6 +322,24 @@ def _matching(notices: list[dict], cell) -> list[dict]:
         if not details or not names_something or mentions:
             out.append(n)
     return out
+def held_lines(frame: pd.DataFrame, column: pd.Series | str, *, outcome: str, severity: str, codes: str | pd.Series,
+               message: str | pd.Series, ruid: str | None = None) -> pd.DataFrame:
+    """Lines of the rows frame for canonical rows that were not sent (``frame``: rates rows), one per
+    spreadsheet cell (``column``)."""
+    if frame.empty:
+        return pd.DataFrame(columns=ROW_COLUMNS)
+    f = pd.DataFrame({"source": frame["source"].to_numpy(), "sheet": frame["sheet"].to_numpy(),
+                      "row": frame["row"].to_numpy(),
+                      "column": column.to_numpy() if isinstance(column, pd.Series) else column,
+                      "hotel": frame["hotel_code"].to_numpy(), "month": frame["date"].dt.strftime("%Y-%m").to_numpy(),
+                      "date": frame["date"].to_numpy(),
+                      "codes": codes.to_numpy() if isinstance(codes, pd.Series) else codes,
+                      "message": message.to_numpy() if isinstance(message, pd.Series) else message})
+    g = f.groupby(["source", "sheet", "row", "column"], sort=True, dropna=False)
+    out = g.agg(hotel=("hotel", "first"), month=("month", "first"), nights=("date", "nunique"),
+                codes=("codes", _join), message=("message", _join)).reset_index()
+    out["codes"] = out["codes"].str.replace(" | ", ", ", regex=False)
+    return out.assign(request_id=pd.NA, outcome=outcome, severity=severity, ruid=ruid)[ROW_COLUMNS]
 
 
 def _worst(values: pd.Series) -> str:

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import subprocess
 import sys
 from pathlib import Path
 
 import pandas as pd
+import pytest
 from lxml import etree
 from typer.testing import CliRunner
 
@@ -25,7 +27,7 @@ def test_validate_exit_1_with_errors_and_writes_every_report(tmp_path: Path) -> 
         args += ["--report", str(r)]
     result = runner.invoke(app, args)
     assert result.exit_code == 1, result.output
-    assert "11 error(s)" in result.output
+    assert "10 error(s)" in result.output and "Not fully checked" not in result.output
     assert all(r.exists() and r.stat().st_size > 0 for r in reports)
 
 
@@ -69,3 +71,58 @@ def test_console_script_help_is_fast_and_lists_commands() -> None:
     assert out.returncode == 0
     for command in ("validate", "push", "demo"):
         assert command in out.stdout
+
+
+def test_validate_without_a_registry_names_the_rules_that_did_not_run(write_csv) -> None:
+    rows = [["HotelCode", "InvTypeCode", "RatePlanCode", "Date", "AmountAfterTax", "CurrencyCode"],
+            [1, "A", "R", "2027-01-01", "100", "EUR"]]
+    result = runner.invoke(app, ["validate", "rates", str(write_csv(rows)), "--as-of", "2026-12-01"])
+    assert result.exit_code == 0, result.output
+    line = " ".join(result.output.split())
+    assert "Not fully checked (1 property: 1):" in line and "--registry FILE" in line
+    for rule in ("property_currency", "guests_pricing_model", "rate_not_active_for_room", "child_rate_follows_price"):
+        assert rule in line
+
+
+@pytest.mark.parametrize("command", [["validate", "rates"], ["push", "rates", "--dry-run", "out"]])
+def test_a_registry_that_is_not_a_registry_exits_2_naming_the_file_and_what_is_expected(command, tmp_path) -> None:
+    args = [*command[:2], *RATES, "--as-of", "2026-12-01", "--registry", RATES[1], *command[2:]]
+    result = runner.invoke(app, [a.replace("out", str(tmp_path / "out")) for a in args])
+    assert result.exit_code == 2, result.output
+    text = " ".join(result.output.split())
+    assert "`lisbon_seasons.csv` is not a registry" in text and "Traceback" not in text
+    assert "properties (`HotelCode`, `CurrencyCode`, `PricingModel`)" in text and "`FollowsPrice`" in text
+
+
+def test_dry_run_spells_weekdays_as_the_setting_says_and_skips_repeats(tmp_path, monkeypatch) -> None:
+    out = tmp_path / "requests"
+    monkeypatch.chdir(tmp_path)  # no stray .env
+    monkeypatch.setenv("WORKBENCH_WEEKDAY_SPELLING", "spec")
+    result = runner.invoke(app, ["push", "rates", *RATES, *COMMON, "--dry-run", str(out), "--skip-invalid"])
+    assert result.exit_code == 0, result.output
+    assert "1 repeated price(s) not written (the first is)" in " ".join(result.output.split())
+    bodies = b"".join(p.read_bytes() for p in out.glob("*.xml"))
+    assert b' Wed="' in bodies and b"Weds=" not in bodies
+    monkeypatch.setenv("WORKBENCH_WEEKDAY_SPELLING", "long")
+    bad = runner.invoke(app, ["push", "rates", *RATES, *COMMON, "--dry-run", str(out), "--skip-invalid"])
+    assert bad.exit_code == 2 and "WORKBENCH_WEEKDAY_SPELLING=`long`" in " ".join(bad.output.split())
+
+
+def test_push_reports_a_property_the_platform_refuses_and_exits_1(tmp_path, write_csv) -> None:
+    from workbench.sandbox import run_sandbox
+
+    rows = [["HotelCode", "InvTypeCode", "RatePlanCode", "Date", "AmountAfterTax", "CurrencyCode"],
+            [1000001, "101", "5001", "2027-01-01", "100", "EUR"], [1000009, "901", "9901", "2027-01-01", "90", "EUR"]]
+    path = write_csv(rows)
+    with run_sandbox(tmp_path / "sb", today=dt.date(2026, 12, 1)) as sb:
+        result = runner.invoke(app, ["push", "rates", str(path), "--as-of", "2026-12-01", "--env-file",
+                                     str(sb.connection_file), "--journal", str(tmp_path / "j.sqlite"),
+                                     "--registry", str(SAMPLES / "registry.xlsx"), "--report",
+                                     str(tmp_path / "push.csv")])
+    text = " ".join(result.output.split())
+    assert result.exit_code == 1, result.output
+    assert "1000009" in text and "reading room rates hasn't been enabled for hotel 1000009" in text
+    report = pd.read_csv(tmp_path / "push.csv", encoding="utf-8-sig")
+    refused = report[report["hotel"] == 1000009]
+    assert refused[["row", "column", "outcome"]].values.tolist() == [[3, "HotelCode", "rejected"]]
+    assert report.loc[report["hotel"] == 1000001, "outcome"].tolist() == ["success"]

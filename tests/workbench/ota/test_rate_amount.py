@@ -7,12 +7,24 @@ from pathlib import Path
 import pytest
 from lxml import etree
 
+from workbench.config import Settings
+from workbench.errors import SettingsError
 from workbench.flows.rates import check_rates, requests_for
 from workbench.ota.rate_amount import amount_attributes, parse_request_messages, weekday_attributes
 from workbench.paths import SAMPLES
 
-XSD = Path(__file__).resolve().parents[3].parent / "shared" / "reference" / "ota-xsd" / "OTA2003B" / \
-    "OTA_HotelRateAmountNotifRQ.xsd"
+
+def _reference(*parts: str) -> Path:
+    """``shared/reference/…`` beside the repository (or beside the folder holding its worktrees)."""
+    here = Path(__file__).resolve()
+    for folder in here.parents:
+        candidate = folder.joinpath("shared", "reference", *parts)
+        if candidate.exists():
+            return candidate
+    return here.parents[3].parent.joinpath("shared", "reference", *parts)
+
+
+XSD = _reference("ota-xsd", "OTA2003B", "OTA_HotelRateAmountNotifRQ.xsd")
 
 
 @pytest.fixture(scope="module")
@@ -68,3 +80,39 @@ def test_parse_accepts_both_weekday_spellings() -> None:
             b'</RateAmountMessage></RateAmountMessages></OTA_HotelRateAmountNotifRQ>')
     (msg,) = parse_request_messages(body)
     assert msg["days"] == [False, False, True, True, False, False, False]
+
+
+def test_every_message_carries_its_position_as_locator_id(schema, sample_requests) -> None:
+    """OTA 2003B's RateAmountMessage@LocatorID (a positiveInteger) is how an Error@RecordID names a message."""
+    for req in sample_requests:
+        messages = parse_request_messages(req.body)
+        assert [m["locator"] for m in messages] == [str(n) for n in range(1, len(messages) + 1)]
+        assert sorted(req.locators["locator"].unique().tolist()) == list(range(1, len(messages) + 1))
+
+
+@pytest.fixture(scope="module")
+def sample_check():
+    return check_rates([SAMPLES / "rates.xlsx", SAMPLES / "lisbon_seasons.csv"], registry=SAMPLES / "registry.xlsx",
+                       as_of="2026-12-01")
+
+
+def test_the_spec_tables_spelling_is_a_setting_and_is_not_schema_valid(schema, sample_check) -> None:
+    requests, _ = requests_for(sample_check, skip_invalid=True, spelling="spec")
+    bodies = b"".join(r.body for r in requests)
+    assert b' Wed="' in bodies and b' Thu="' in bodies and b"Weds=" not in bodies and b"Thur=" not in bodies
+    assert not all(schema.validate(etree.fromstring(r.body)) for r in requests)  # why OTA's is the default
+    assert weekday_attributes(0b0001100, "spec") == {"Mon": "false", "Tue": "false", "Wed": "true", "Thu": "true",
+                                                     "Fri": "false", "Sat": "false", "Sun": "false"}
+    ota, _ = requests_for(sample_check, skip_invalid=True)
+    assert [parse_request_messages(r.body) for r in requests] == [parse_request_messages(r.body) for r in ota]
+
+
+@pytest.mark.parametrize(("env", "expected"), [({}, "ota"), ({"WORKBENCH_WEEKDAY_SPELLING": "spec"}, "spec"),
+                                               ({"WORKBENCH_WEEKDAY_SPELLING": " OTA "}, "ota")])
+def test_weekday_spelling_setting(env, expected) -> None:
+    assert Settings.from_mapping(env).weekday_spelling == expected
+
+
+def test_an_unknown_weekday_spelling_is_a_settings_error() -> None:
+    with pytest.raises(SettingsError, match="WORKBENCH_WEEKDAY_SPELLING=`short` is not one of ota, spec"):
+        Settings.from_mapping({"WORKBENCH_WEEKDAY_SPELLING": "short"})

@@ -72,10 +72,15 @@ def test_basic_auth_is_required(sb, auth_header, why):
     assert sb.rates() == []
 
 
-def test_bxml_endpoint_answers_auth_failure_as_fault(sb):
+def test_bxml_endpoint_answers_auth_failure_as_a_fault_inside_its_answer(sb):
+    """As the platform does: ``<reservations><fault code="401" string="Authorization Required"/></reservations>``."""
     r = sb.post("/hotels/xml/roomrates", ROOMRATES, {"Content-Type": "application/xml"}, auth=("sandbox", "x"))
     parsed = parse_response(r.content)
-    assert r.status_code == 401 and parsed.root == "fault" and parsed.error_codes == ("401",)
+    assert r.status_code == 401 and parsed.root == "rooms" and parsed.error_codes == ("401",)
+    assert b'<rooms><fault code="401" string="' in r.content and not parsed.read_ok()
+    pci = sb.request("POST", "/hotels/xml/reservations", b"<request/>", {"Content-Type": "application/xml",
+                                                                          "Host": "secure.platform.test"}, auth=("sandbox", "x"))
+    assert pci.status_code == 401 and pci.content.split(b"\n")[1].startswith(b'<reservations><fault code="401"')
 
 
 @pytest.mark.parametrize("path,content_type,body,ok", [

@@ -241,3 +241,37 @@ def test_amounts_are_exact_in_both_notations_and_capped(rules, cents, places):
         return
     assert not a.errors
     assert Decimal(a.cells[0][5]) == value and a.cells[0][5] == canonical_amount(value)
+
+
+def _with_locators(body: bytes, *locators: str) -> bytes:
+    """Give the request's RateAmountMessages these LocatorIDs, in order."""
+    root = parse_xml(body)
+    for el, loc in zip([e for e in root.iter() if e.tag.endswith("}RateAmountMessage")], locators, strict=True):
+        el.set("LocatorID", loc)
+    from lxml import etree
+
+    return etree.tostring(root, xml_declaration=True, encoding="UTF-8")
+
+
+def test_record_id_is_the_messages_locator_id_when_given(sb):
+    """OTA's LocatorID "communicates back to the sender exactly which transaction may have had a problem"."""
+    body = _with_locators(rate_request(1000001, [GOOD, message("2027-01-01", "2027-01-02", "999", "5001", eur()),
+                                                 message("2027-01-01", "2027-01-02", "102", "5003", eur())]),
+                          "7", "8", "9")
+    parsed = parse_response(sb.push(body).content)
+    assert [(e.code, e.record_id) for e in parsed.errors] == [("UNKNOWN_ROOM", "8"), ("RATE_NOT_ACTIVE_FOR_ROOM", "9")]
+    assert "room_id=999" in parsed.errors[0].details and "rate_id=5003" in parsed.errors[1].details
+    plain = parse_response(sb.push(rate_request(1000001, [GOOD, message("2027-01-01", "2027-01-02", "999", "5001",
+                                                                        eur())])).content)
+    assert [(e.code, e.record_id) for e in plain.errors] == [("UNKNOWN_ROOM", "2")]  # no LocatorID: the position
+
+
+def test_duplicate_dates_name_the_later_message_by_its_locator_and_apply_the_first(sb):
+    body = _with_locators(rate_request(1000001, [message("2027-01-01", "2027-01-03", "101", "5001", eur("100")),
+                                                 message("2027-01-03", "2027-01-04", "101", "5001", eur("200"))]),
+                          "1", "2")
+    parsed = parse_response(sb.push(body).content)
+    assert parsed.success and [(w.code, w.record_id) for w in parsed.warnings] == [("WARN_DUPLICATE_DATES", "2")]
+    assert "dates=2027-01-03" in parsed.warnings[0].details
+    assert {x["Date"]: x["Amount"] for x in sb.rates()} == {"2027-01-01": "100", "2027-01-02": "100",
+                                                            "2027-01-03": "100", "2027-01-04": "200"}

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import csv
 import datetime as dt
+import io
 
 import pytest
 from openpyxl import Workbook
 
+from workbench.ota.ns import parse_xml
 from workbench.ota.response import parse_response
 from workbench.platform.roomrates import parse_roomrates
 from workbench.sandbox.app import SandboxConfig
@@ -87,30 +90,58 @@ def sb():
     box.close()
 
 
-def test_roomrates_lists_active_rates_with_child_and_read_only_marks(sb):
+def test_roomrates_answers_only_what_the_platform_sends(sb):
+    """The published shape: rooms, their active rates, ``is_child_rate`` and ``readonly``; no parent rate, no
+    FollowsPrice, no currency, no pricing model, no adult occupancy."""
     r = sb.post("/hotels/xml/roomrates", b"<request><hotel_id>1000001</hotel_id></request>", FORM)
     assert r.status_code == 200 and parse_response(r.content).read_ok()
-    prop, rooms, links = parse_roomrates(r.content)
-    assert prop == {"hotel_code": 1000001, "hotel_name": "Hotel Aurora Amsterdam", "currency_code": "EUR",
-                    "pricing_model": "Standard"}
-    assert [(x["inv_type_code"], x["max_adult_occupancy"]) for x in rooms] == [("101", 2), ("102", 4)]
+    root = parse_xml(r.content)
+    assert root.tag == "rooms" and dict(root.attrib) == {}
+    assert {k for room in root.iter("room") for k in room.attrib} == {"id", "hotel_id", "hotel_name", "max_children",
+                                                                     "room_name"}
+    assert {k for rate in root.iter("rate") for k in rate.attrib} == {"id", "rate_name", "max_persons", "policy",
+                                                                     "policy_id", "is_child_rate", "readonly"}
+    prop, rooms, links = parse_roomrates(r.content, 1000001)
+    assert prop == {"hotel_code": 1000001, "hotel_name": "Hotel Aurora Amsterdam", "currency_code": None,
+                    "pricing_model": None}
+    assert [(x["inv_type_code"], x["max_adult_occupancy"]) for x in rooms] == [("101", None), ("102", None)]
     by_key = {(x["inv_type_code"], x["rate_plan_code"]): x for x in links}
     assert ("102", "5003") not in by_key  # inactive for that room
-    assert by_key[("101", "5002")]["parent_rate_plan_code"] == "5001" and by_key[("101", "5002")]["follows_price"] == 1
-    assert by_key[("101", "5004")]["follows_price"] == 0
+    assert [k for k, x in by_key.items() if x["is_child_rate"]] == [("101", "5002"), ("101", "5004"), ("102", "5002")]
+    assert all(x["follows_price"] is None and x["parent_rate_plan_code"] is None for x in links)
     assert by_key[("102", "5005")]["read_only"] == 1 and by_key[("101", "5001")]["read_only"] == 0
 
 
-@pytest.mark.parametrize("body,status", [(b"<request><hotel_id>42</hotel_id></request>", 404),
-                                         (b"<request/>", 400), (b"<other/>", 400),
-                                         (b'<request hotel_id="1000002"/>', 200)])
-def test_roomrates_request_problems_are_faults(sb, body, status):
+def test_the_facts_the_platform_keeps_are_served_to_tests_under_sandbox(sb):
+    props = list(csv.DictReader(io.StringIO(sb.request("GET", "/_sandbox/properties.csv").text)))
+    assert {p["HotelCode"]: (p["CurrencyCode"], p["PricingModel"]) for p in props}["1000003"] == ("JPY", "OBP")
+    links = list(csv.DictReader(io.StringIO(sb.request("GET", "/_sandbox/room_rates.csv").text)))
+    by_key = {(x["InvTypeCode"], x["RatePlanCode"]): x for x in links if x["HotelCode"] == "1000001"}
+    assert (by_key[("101", "5002")]["ParentRatePlanCode"], by_key[("101", "5002")]["FollowsPrice"]) == ("5001", "1")
+    assert (by_key[("101", "5004")]["ParentRatePlanCode"], by_key[("101", "5004")]["FollowsPrice"]) == ("5001", "0")
+    assert by_key[("102", "5003")]["Active"] == "0"
+
+
+@pytest.mark.parametrize("body,text", [
+    (b"<request><hotel_id>42</hotel_id></request>", "reading room rates hasn't been enabled for hotel 42"),
+    (b"<request/>", "hotel_id is missing or not a number"),
+    (b"<other/>", "the request must be <request><hotel_id>...</hotel_id></request>"),
+])
+def test_roomrates_refusals_are_bxml_errors_in_a_200(sb, body, text):
+    """As the platform answers: ``<error>…</error><!-- RUID … -->`` with HTTP 200, so only its content says no."""
     r = sb.post("/hotels/xml/roomrates", body, FORM)
     parsed = parse_response(r.content)
-    assert r.status_code == status and parsed.ruid
-    assert parsed.read_ok() is (status == 200)
-    if status != 200:
-        assert parsed.root == "fault" and parsed.errors[0].short_text
+    assert r.status_code == 200 and parsed.root == "error" and parsed.ruid
+    assert not parsed.read_ok() and parsed.errors[0].text == text
+    assert r.content.split(b"\n")[1] == f"<error>{text}</error>".replace("<request>", "&lt;request&gt;").replace(
+        "<hotel_id>", "&lt;hotel_id&gt;").replace("</hotel_id>", "&lt;/hotel_id&gt;").replace(
+        "</request>", "&lt;/request&gt;").encode()
+
+
+def test_roomrates_by_attribute(sb):
+    r = sb.post("/hotels/xml/roomrates", b'<request hotel_id="1000002"/>', FORM)
+    assert r.status_code == 200 and parse_response(r.content).read_ok()
+    assert [x["inv_type_code"] for x in parse_roomrates(r.content)[1]] == ["201", "202"]
 
 
 def test_currency_and_country_lookups(sb):

@@ -10,6 +10,7 @@ import ssl
 import threading
 
 import httpx
+import pandas as pd
 import pytest
 
 from workbench.platform.roomrates import fetch_roomrates
@@ -143,7 +144,9 @@ def test_sync_facade_calls_back_in_the_callers_thread_and_reads_roomrates():
             registry = fetch_roomrates(client, [1000001, 1000003, 424242])
         assert [r.context for r in results] == [1, 2, 3, 4, 5] and set(threads) == {threading.get_ident()}
         assert set(registry.rooms["inv_type_code"]) == {"101", "102", "301", "302"}
-        assert len(registry.failed) == 1 and registry.failed[0].status == 404
+        assert len(registry.failed) == 1 and registry.failed[0].status == 200  # <error>…</error> in a 200
+        assert registry.refused[["hotel_code", "text"]].values.tolist() == [
+            [424242, "reading room rates hasn't been enabled for hotel 424242"]]
         child = registry.room_rates.set_index(["inv_type_code", "rate_plan_code"]).loc[("101", "5002")]
-        assert child["parent_rate_plan_code"] == "5001" and child["follows_price"] == 1
-        assert registry.properties.set_index("hotel_code").loc[1000003, "pricing_model"] == "OBP"
+        assert child["is_child_rate"] == 1 and pd.isna(child["follows_price"])  # the platform does not say
+        assert pd.isna(registry.properties.set_index("hotel_code").loc[1000003, "pricing_model"])

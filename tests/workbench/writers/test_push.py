@@ -17,6 +17,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from loaders import read_registry
 from workbench.flows.rates import check_rates, push_rates
 from workbench.paths import SAMPLES
 from workbench.platform.registry import fetch_registry
@@ -74,9 +75,12 @@ def calendar_cells(cal: pd.DataFrame) -> set[tuple]:
 
 def test_push_samples_applies_every_valid_price_and_traces_rows(tmp_path: Path) -> None:
     with run_sandbox(tmp_path / "sb", today=AS_OF) as sb:
-        registry = fetch_registry(sb.settings, [1000001, 1000002, 1000003, 1000004])
-        assert registry.room_rates.query("rate_plan_code == '5002'")["follows_price"].all()
+        platform = fetch_registry(sb.settings, [1000001, 1000002, 1000003, 1000004])
+        assert platform.room_rates.query("rate_plan_code == '5002'")["is_child_rate"].all()
+        assert platform.room_rates["follows_price"].isna().all()  # the platform never says
+        registry = read_registry(SAMPLES / "registry.xlsx").merge(platform)  # the workbook does
         check = check_rates([SAMPLES / "rates.xlsx", SAMPLES / "lisbon_seasons.csv"], registry=registry, as_of=AS_OF)
+        assert "not_checked" not in set(check.issues["rule"])
         result = push_rates(check, sb.settings, journal=tmp_path / "j.sqlite", skip_invalid=True, progress=False)
         assert result.ok and len(result.requests) > 10
         assert result.requests["ruid"].notna().all() and (result.requests["http_status"] == 200).all()
@@ -84,8 +88,10 @@ def test_push_samples_applies_every_valid_price_and_traces_rows(tmp_path: Path) 
         got = sandbox_calendar(sb)
         assert len(got) == len(valid) == result.cells_changed
         assert set(result.rows["source"]) == {"rates.xlsx", "lisbon_seasons.csv"}
-        assert (result.rows["outcome"] == "success").all()
-        assert result.rows["ruid"].notna().all()
+        sent = result.rows[result.rows["outcome"] != "not sent"]
+        assert (sent["outcome"] == "success").all() and sent["ruid"].notna().all()
+        held = result.rows[result.rows["outcome"] == "not sent"]
+        assert set(held["codes"]) >= {"duplicate_key", "read_only_rate", "child_rate_follows_price"}
 
 
 def test_deltas_send_nothing_twice_and_only_what_changed(tmp_path: Path) -> None:
