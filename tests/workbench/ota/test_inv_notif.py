@@ -3,8 +3,6 @@ as the reference README says), parts written only when given, removal with Value
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -23,8 +21,9 @@ from workbench.ota.inv_notif import (
     without_platform_extensions,
 )
 from workbench.ota.ns import OTA_NS
+from workbench.paths import SPEC_REFERENCE
 
-XSD = Path(__file__).resolve().parents[3].parent / "shared" / "reference" / "ota-xsd" / "OTA2014B"
+XSD = SPEC_REFERENCE / "ota-xsd" / "OTA2014B"
 NS = {"o": OTA_NS}
 
 FULL_NEW = RoomTypeMessage(

@@ -2,17 +2,14 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from lxml import etree
 
 from workbench.flows.rates import check_rates, requests_for
 from workbench.ota.rate_amount import amount_attributes, parse_request_messages, weekday_attributes
-from workbench.paths import SAMPLES
+from workbench.paths import SAMPLES, SPEC_REFERENCE
 
-XSD = Path(__file__).resolve().parents[3].parent / "shared" / "reference" / "ota-xsd" / "OTA2003B" / \
-    "OTA_HotelRateAmountNotifRQ.xsd"
+XSD = SPEC_REFERENCE / "ota-xsd" / "OTA2003B" / "OTA_HotelRateAmountNotifRQ.xsd"
 
 
 @pytest.fixture(scope="module")
