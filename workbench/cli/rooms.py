@@ -89,15 +89,17 @@ def push_rooms_cmd(
     if dry_run is not None:
         settings = load_settings(env_file)
         try:
-            plan = preview_rooms(check, settings if settings.base_url else None)
-        except PlatformReadError as exc:
+            plan = preview_rooms(check, settings if settings.base_url else None, mapping=mapping)
+        except (PlatformReadError, ValueError) as exc:
             fail(str(exc))
         if not settings.base_url:
-            console.print("[yellow]No platform settings: Overlays were not merged with the platform's state; the "
-                          "files show only the sheet's changes.[/]")
+            console.print("[yellow]No platform settings: the platform's state was not read, so only the parts the "
+                          "sheet states whole (and removals) can be planned; the others are in the issues.[/]")
         manifest = write_dry_run(check, dry_run, plan)
-        console.print(f"[green]Wrote {len(manifest)} request(s)[/] and diff.csv ({len(plan.diff)} change(s)) into "
-                      f"[bold]{dry_run}[/]")
+        _print_parts(plan.parts)
+        print_issues(plan.issues, limit=10)
+        console.print(f"[green]Wrote {len(manifest)} request(s)[/], diff.csv ({len(plan.diff)} change(s)) and "
+                      f"parts.csv ({len(plan.parts)} part(s) replaced) into [bold]{dry_run}[/]")
         _reports(plan.issues, [file], report, "Room types push plan")
         raise typer.Exit(0 if check.ok and plan.ok else 1)
     settings = load_settings(env_file)
@@ -123,6 +125,18 @@ def push_rooms_cmd(
     raise typer.Exit(0 if result.ok else 1)
 
 
+def _print_parts(parts, limit: int = 30) -> None:
+    """Each part an Overlay or a New will replace, before -> after."""
+    for r in parts.head(limit).itertuples():
+        room = r.inv_code if isinstance(r.inv_code, str) else "new " + next(
+            (str(x) for x in (r.room_id, r.room_name) if isinstance(x, str)), "")
+        before = r.before if isinstance(r.before, str) else "(nothing)"
+        console.print(f"  {r.hotel_code} [bold]{room}[/] {r.part} ({r.replaces}): {before} [bold]->[/] {r.after}",
+                      markup=True, highlight=False)
+    if len(parts) > limit:
+        console.print(f"  ... and {len(parts) - limit} more (parts.csv)")
+
+
 @fetch_app.command("rooms")
 def fetch_rooms_cmd(
     hotel: Annotated[list[int], typer.Option("--hotel", help="Property id (HotelCode); may repeat.")],
@@ -131,6 +145,7 @@ def fetch_rooms_cmd(
     env_file: EnvFile = None,
 ) -> None:
     """Read the active room types of properties (OTA_HotelDescriptiveInfo)."""
+    from workbench.flows.room_files import not_in_read
     from workbench.flows.rooms import PlatformReadError, fetch_rooms, write_rooms_workbook
     from workbench.transport import ConfigurationError
 
@@ -142,8 +157,12 @@ def fetch_rooms_cmd(
         fail(str(exc))
     for r in state.rooms.itertuples():
         n = int(((state.amenities["hotel_code"] == r.hotel_code) & (state.amenities["inv_code"] == r.inv_code)).sum())
-        console.print(f"{r.hotel_code} [bold]{r.inv_code}[/] {r.room_name or ''} (RoomID {r.room_id or '-'}, "
-                      f"RoomType {r.room_type or '-'}): {n} amenities")
+        console.print(f"{r.hotel_code} [bold]{r.inv_code}[/] {r.room_name or ''} (RoomType {r.room_type or '-'}): "
+                      f"{n} amenities")
+    missing = not_in_read(state)
+    if missing:
+        console.print("[yellow]Not in the platform's read (left blank, see the workbook's About sheet):[/] "
+                      + ", ".join(missing))
     if out is not None:
         try:
             console.print(f"Written: [bold]{write_rooms_workbook(state, out)}[/]")
