@@ -148,7 +148,8 @@ def plan_rooms(rooms: pd.DataFrame, subrooms: pd.DataFrame, amenities: pd.DataFr
             ctx.room_id = ctx.room_id or text(cur["room_id"])
             ctx.room_name = ctx.room_name or text(cur["room_name"])
         unknown = state.unknown_facts(hotel, inv) if read else frozenset(FACTS)
-        req = _overlay(ctx, row, cur, subs, amen, state, unknown, created=text(first["inv_code"]) is None)
+        known_only = "created" if text(first["inv_code"]) is None else "reactivated" if read and cur is None else None
+        req = _overlay(ctx, row, cur, subs, amen, state, unknown, known_only=known_only)
         if req is not None and not ctx.failed:
             requests.append(req)
     records += [i for c in contexts for i in c.issues] + _too_many(requests, prooms)
@@ -236,26 +237,38 @@ def _new(ctx: RoomContext, row: pd.Series, subs: pd.DataFrame, amen: pd.DataFram
                           [(row["source"], row["sheet"], int(row["row"]))])
 
 
+#: why a row is compared with the read only, and what the analyst can do about the rest
+_KNOWN_ONLY = {
+    "created": ("is already on the platform, so this row is compared with the platform's read and only what differs "
+                "is sent", "to change them, put InvCode {inv} on the row and state their parts whole"),
+    "reactivated": ("is not active on the platform, so it is not in the platform's read: this push only reactivates "
+                    "it", "push the workbook again once it is active to send them"),
+}
+
+
 def _overlay(ctx: RoomContext, row: pd.Series | None, cur: pd.Series | None, subs: pd.DataFrame, amen: pd.DataFrame,
-             state: PlatformRooms, unknown: frozenset[str], *, created: bool = False) -> PlannedRequest | None:
-    """The Overlay of one room type. ``created``: the row asked to create a room type already on the
-    platform; what the read does not carry is then not compared (a warning says so), never sent half."""
+             state: PlatformRooms, unknown: frozenset[str], *, known_only: str | None = None) -> PlannedRequest | None:
+    """The Overlay of one room type. ``known_only`` (``created``: the row asked to create a room type
+    already on the platform; ``reactivated``: an inactive one is reactivated): what the read does not
+    carry is not compared and not sent, and a warning says so."""
     inv = str(ctx.inv)
-    skipped: list[str] | None = [] if created else None
+    skipped: list[str] | None = [] if known_only else None
     room = attribute_part(ctx, "Room", row, cur, unknown, skipped)
     occ = attribute_part(ctx, "Occupancy", row, cur, unknown, skipped)
     payable = attribute_part(ctx, "TPA_Extensions/Occupancy", row, cur, unknown, skipped)
     qty = attribute_part(ctx, "Quantities", row, cur, unknown, skipped)
     name = attribute_part(ctx, "Description", row, cur, unknown, skipped)
-    if created and SUBROOMS_FACT in unknown and (len(subs) or amen["subroom"].notna().any()):
+    if known_only and SUBROOMS_FACT in unknown and (len(subs) or amen["subroom"].notna().any()):
         skipped = [*(skipped or []), "its sub-rooms and their beds"]
         subs, amen = subs.iloc[:0], amen[amen["subroom"].isna()]
-    if skipped and row is not None:
+    if known_only and AMENITIES_FACT in unknown and amen["subroom"].isna().any():
+        skipped = [*(skipped or []), "its amenities"]
+        amen = amen[amen["subroom"].notna()]
+    if skipped and row is not None and known_only:
+        reason, advice = _KNOWN_ONLY[known_only]
         ctx.issue(row, "room_name", "RoomTypeName", "not_compared",
-                  f"room type {inv} is already on the platform, so this row is compared with the platform's read and "
-                  f"only what differs is sent; {', '.join(skipped)} are not in the read, so they were not compared "
-                  f"and are not sent: to change them, put InvCode {inv} on the row and state their parts whole",
-                  severity="warning")
+                  f"room type {inv} {reason}; {', '.join(skipped)} cannot be compared with the platform's read, so "
+                  f"they are not sent: {advice.format(inv=inv)}", severity="warning")
     mine = (state.amenities["hotel_code"] == ctx.hotel) & (state.amenities["inv_code"].astype("string") == inv)
     cur_amen = state.amenities[mine]
     own_current = state_of(cur_amen[cur_amen["subroom"].isna()]) if AMENITIES_FACT not in unknown else None

@@ -113,7 +113,7 @@ def attribute_part(ctx: RoomContext, part: str, row: pd.Series | None, cur: pd.S
         before = known.get(c) if c in known else UNKNOWN
         change = "set" if c not in known else "added" if known[c] is None else "changed"
         ctx.diff("room", None, columns[c], "", before, wire(stated[c]), change)
-    missing = [c for c in columns if c not in stated and c not in known]
+    missing = [c for c in columns if c not in stated and c not in known and c != "room_type"]
     if missing:
         assert row is not None  # something was stated
         names = ", ".join(f"`{ctx.header(row, c, columns[c])}`" for c in missing)
@@ -124,8 +124,12 @@ def attribute_part(ctx: RoomContext, part: str, row: pd.Series | None, cur: pd.S
                   f"the part would remove or change them: fill in {names} on this row (the values the room has), or "
                   "clear the change (PART_INCOMPLETE)")
         return None
-    desired = {c: stated[c] if c in stated else known.get(c) for c in columns}
-    ctx.part(part, "the whole part", _render(columns, known, unknown & set(columns)), _render(columns, desired, set()))
+    # a room type keeps its type when an Overlay's Room leaves RoomType out: it is sent only when stated
+    desired = {c: stated[c] if c in stated else known.get(c) for c in columns
+               if c != "room_type" or c in touched}
+    ctx.part(part, "the whole part", _render(columns, known, unknown & set(columns)),
+             _render(columns, desired, set()) + (" (RoomType kept)" if "room_type" in columns and "room_type" not in
+                                                 touched else ""))
     return {columns[c] if part != "Description" else "Text": wire(v) for c, v in desired.items() if v is not None}
 
 

@@ -55,6 +55,8 @@ class FakePlatform:
         self.sent: list[bytes] = []
         self.drop_after_new = False  # apply a New, then lose the answer (ambiguous failure)
         self.drop_before_new = False  # lose the request before it is applied
+        self.drop_after_nth_new: int | None = None  # apply the n-th New (1-based), then lose its answer
+        self.news = 0
 
     def handler(self, request: httpx.Request) -> httpx.Response:
         body = request.content
@@ -71,7 +73,8 @@ class FakePlatform:
                                "name": msg.name, "Occupancy": msg.occupancy or {}, "NonSmoking": msg.room.get("NonSmoking"),
                                "amenities": {a.key: a.value for a in msg.amenities or ()},
                                "subrooms": msg.subrooms}
-            if self.drop_after_new:
+            self.news += 1
+            if self.drop_after_new or self.news == self.drop_after_nth_new:
                 raise httpx.ReadTimeout("timed out", request=request)
             ref = f'<InventoryCrossRefs><InventoryCrossRef RequestInvCode="{msg.room.get("RoomID", "1")}" ' \
                   f'ResponseInvCode="{inv}"/></InventoryCrossRefs>'
@@ -119,7 +122,7 @@ class FakePlatform:
         return etree.tostring(root) + b"\n<!-- RUID: [r2] -->"
 
 
-TYPE_NAMES = {"9": "Double", "Apartment": "Apartment", "1": "Apartment"}
+TYPE_NAMES = {"9": "Double", "Double": "Double", "Apartment": "Apartment", "1": "Apartment"}
 SETTINGS = Settings(base_url="https://platform.test", username="u", password=Secret("p"))
 
 
@@ -210,7 +213,8 @@ def test_creation_maps_roomid_to_invcode_and_fills_a_copy_of_the_workbook(fake, 
     # what the read does not carry (RoomID, sub-rooms) is not compared and not sent, and the analyst is told
     (warning,) = again.plan.issues.itertuples()
     assert (warning.rule, warning.severity, warning.sheet, warning.row) == ("not_compared", "warning", "Rooms", 2)
-    assert "; `RoomID`, its sub-rooms and their beds are not in the read, so they were not compared" in warning.message
+    assert ("; `RoomID`, its sub-rooms and their beds cannot be compared with the platform's read, so they are not "
+            "sent: to change them, put InvCode 500 on the row") in warning.message
     # without the mapping the platform's read (no RoomID) is matched by name, and says so
     by_name = push_rooms(check_rooms(path), SETTINGS, client=client, mapping=tmp_path / "other.csv")
     assert len(platform.sent) == 1 and by_name.results.empty
@@ -227,6 +231,19 @@ def test_after_an_ambiguous_failure_a_new_is_read_back_not_resent(fake, write_xl
     assert (row["outcome"], row["inv_code"]) == ("success", "500")
     assert row["message"].startswith("created (confirmed by reading the property back after: ReadTimeout")
     assert result.mapping["how"].tolist() == ["confirmed by reading back"]
+
+
+def test_the_read_back_matches_by_name_only_among_room_types_that_were_not_there_before(fake, write_xlsx) -> None:
+    """The published read has no RoomID, so a New is read back by name: a room type of the same name created a
+    moment earlier in the same push (or there before it) is not taken for it."""
+    platform, client = fake
+    platform.drop_after_nth_new = 2
+    path = write_xlsx({"Rooms": [ROOMS, [7, None, 77, "Double", "Loft", 2, 2, 0, 1],
+                                 [7, None, 78, "Double", "Loft", 2, 2, 0, 1]]})
+    result = push_rooms(check_rooms(path), SETTINGS, client=client)
+    assert result.results[["inv_code", "outcome"]].values.tolist() == [["500", "success"], ["501", "success"]]
+    assert result.mapping[["room_id", "inv_code", "how"]].values.tolist() == [
+        ["77", "500", "created"], ["78", "501", "confirmed by reading back"]]
 
 
 def test_when_the_read_back_does_not_find_it_the_new_is_reported_not_resent(fake, write_xlsx) -> None:
