@@ -191,7 +191,8 @@ def test_the_sample_workbook_has_its_documented_problems() -> None:
     assert found == {
         ("Rooms", 5, "occupancy_total"), ("Rooms", 6, "occupancy_children"), ("Rooms", 6, "child_payable"),
         ("Rooms", 7, "room_type_required"), ("Rooms", 8, "not_a_value"), ("Rooms", 8, "not_bookable_no_kitchen"),
-        ("Rooms", 9, "unknown_room_type"), ("Rooms", 10, "crib_extra_bed"), ("SubRooms", 6, "subrooms_not_allowed"),
+        ("Rooms", 9, "unknown_room_type"), ("Rooms", 10, "crib_extra_bed"), ("Rooms", 11, "subroom_count_mismatch"),
+        ("Rooms", 12, "inactive_new_room"), ("SubRooms", 6, "subrooms_not_allowed"),
         ("SubRooms", 7, "number_not_allowed"), ("Amenities", 12, "subroom_amenity_not_bed"),
         ("Amenities", 13, "beds_under_subrooms"), ("Amenities", 14, "configuration_not_allowed"),
         ("Amenities", 15, "amenity_code_mismatch"), ("Amenities", 16, "unknown_amenity"),

@@ -23,7 +23,7 @@ def test_sample_workbook_reads_into_the_canonical_frames() -> None:
     assert list(loaded.amenities.columns) == list(AMENITIES_COLUMNS)
     assert dict(loaded.rooms.dtypes.astype(str)) == {k: v if v != "string" else "string" for k, v in
                                                      ROOMS_COLUMNS.items()}
-    assert (len(loaded.rooms), len(loaded.subrooms), len(loaded.amenities)) == (9, 6, 17)
+    assert (len(loaded.rooms), len(loaded.subrooms), len(loaded.amenities)) == (11, 6, 17)
     first = loaded.rooms.iloc[0]
     assert (first["source"], first["sheet"], first["row"]) == ("rooms.xlsx", "Rooms", 2)
     assert first["inv_code"] == "101" and pd.isna(loaded.rooms.iloc[1]["inv_code"])

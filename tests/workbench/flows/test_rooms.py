@@ -367,16 +367,38 @@ def test_cli_validate_push_dry_run_and_fetch(sandbox, tmp_path) -> None:
     runner = CliRunner()
     res = runner.invoke(app, ["validate", "rooms", str(SAMPLES / "rooms.xlsx"), "--report",
                               str(tmp_path / "issues.csv")])
-    assert res.exit_code == 1 and "15 error(s), 3 warning(s)" in res.output
-    assert len(pd.read_csv(tmp_path / "issues.csv")) == 18
+    assert res.exit_code == 1 and "17 error(s), 3 warning(s)" in res.output
+    assert len(pd.read_csv(tmp_path / "issues.csv")) == 20
     env = str(sandbox.connection_file)
     res = runner.invoke(app, ["fetch", "rooms", "--hotel", "1000001", "--out", str(tmp_path / "f.xlsx"),
                               "--env-file", env])
     assert res.exit_code == 0, res.output
     assert "Standard Double Room" in res.output
+    assert "Not in the platform's read" in res.output and "RoomID" in res.output
     res = runner.invoke(app, ["push", "rooms", str(tmp_path / "f.xlsx"), "--dry-run", str(tmp_path / "dry"),
                               "--env-file", env])
     assert res.exit_code == 0, res.output
     assert pd.read_csv(tmp_path / "dry" / "manifest.csv").empty  # the platform's own state: nothing to change
+    assert pd.read_csv(tmp_path / "dry" / "parts.csv").empty
+    from openpyxl import load_workbook
+    wb = load_workbook(tmp_path / "f.xlsx")
+    ws = wb["Rooms"]
+    col = {c.value: c.column for c in ws[1]}
+    row = next(r[0].row for r in ws.iter_rows(min_row=2) if r[col["InvCode"] - 1].value == "101")
+    ws.cell(row=row, column=col["MaxOccupancy"], value=2)
+    wb.save(tmp_path / "g.xlsx")
+    res = runner.invoke(app, ["push", "rooms", str(tmp_path / "g.xlsx"), "--dry-run", str(tmp_path / "dry"),
+                              "--env-file", env])
+    assert res.exit_code == 0, res.output
+    parts = pd.read_csv(tmp_path / "dry" / "parts.csv")
+    assert parts[["inv_code", "part", "before", "after"]].values.tolist() == [
+        [101, "Occupancy", "MaxOccupancy=3, MaxAdultOccupancy=2, MaxChildOccupancy=1",
+         "MaxOccupancy=2, MaxAdultOccupancy=2, MaxChildOccupancy=1"]]
+    assert "Occupancy (the whole part): MaxOccupancy=3" in res.output and "->" in res.output
+    ws.cell(row=row, column=col["NonSmoking"], value=0)  # the Room part: RoomID, size and units are unknown
+    wb.save(tmp_path / "h.xlsx")
+    res = runner.invoke(app, ["push", "rooms", str(tmp_path / "h.xlsx"), "--dry-run", str(tmp_path / "dry"),
+                              "--env-file", env])
+    assert res.exit_code == 1 and "part_incomplete" in res.output and "Traceback" not in res.output
     res = runner.invoke(app, ["validate", "rooms", str(tmp_path / "missing.xlsx")])
     assert res.exit_code == 2 and "does not exist" in res.output
