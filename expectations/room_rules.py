@@ -127,3 +127,16 @@ class ExpectKnownSubRoom(gxe.ExpectColumnValuesToBeNull):
     """An amenity of a sub-room of a new room type names a sub-room on the SubRooms sheet."""
 
     description: str = "A sub-room named on the Amenities sheet should be **on the SubRooms sheet**."
+
+
+class ExpectSubRoomCountMatchesSheet(gxe.ExpectColumnValuesToBeNull):
+    """A room's ``SubRoomCount`` says how many sub-rooms it has in all: the SubRooms sheet lists that many.
+    (TPA_Extensions/SubRooms replaces every sub-room of the room, so a partial list would remove the rest.)"""
+
+    description: str = "The SubRooms sheet should list **every** sub-room of a room whose SubRoomCount is given."
+
+
+class ExpectNewRoomActive(gxe.ExpectColumnValuesToBeNull):
+    """A room type to create is not marked inactive (InvStatusType Deactivated applies to existing room types)."""
+
+    description: str = "A room type to create should not be **deactivated** (Active 0)."

@@ -139,6 +139,11 @@ def annotate(rooms: pd.DataFrame, subrooms: pd.DataFrame, amenities: pd.DataFram
     per_hotel = r.groupby("hotel_code", dropna=False)["room_key"].transform("size")
     r["too_many_room_types"] = per_hotel.where(rank > MAX_ROOM_TYPES)
     r["duplicate_room"] = r["room_key"].where(r["room_key"].duplicated(keep="first"))
+    listed = live_sub.groupby("room_key").size() if len(live_sub) else pd.Series(dtype="int64")
+    r["subrooms_listed"] = r["room_key"].map(listed).fillna(0).astype("Int64")
+    r["subroom_count_mismatch"] = r["subroom_count"].where(
+        (r["subroom_count"].notna() & (r["subroom_count"] != r["subrooms_listed"])).fillna(False))
+    r["inactive_new_room"] = r["active"].where((new & (r["active"] == 0)).fillna(False))
 
     # sub-rooms
     s["inv_code_required"] = pd.Series("none", index=s.index, dtype="string").where(
@@ -172,12 +177,12 @@ def annotate(rooms: pd.DataFrame, subrooms: pd.DataFrame, amenities: pd.DataFram
          & (a["room_amenity_code"] != a["amenity_code"])).fillna(False))
     a["unknown_amenity"] = code.where(code.notna() & ~code.isin(list(names)))
     known_sub = set(zip(live_sub["room_key"], live_sub["subroom"], strict=True))
-    new_room = a["room_key"].isin(set(r.loc[r["inv_code"].isna(), "room_key"]))
+    new_room = a["room_key"].isin(set(r.loc[r["inv_code"].isna() | r["subroom_count"].notna(), "room_key"]))
     pair = pd.Series([(k, sr) in known_sub for k, sr in zip(a["room_key"], a["subroom"], strict=True)],
                      index=a.index, dtype=bool)
     a["unknown_subroom"] = a["subroom"].where(~own & new_room & ~pair)
-    a["duplicate_amenity"] = code.where(a.duplicated(["room_key", "subroom", "amenity_code"], keep="first")
-                                        & code.notna())
+    a["duplicate_amenity"] = code.where(a.duplicated(["room_key", "subroom", "amenity_code", "configuration"],
+                                                     keep="first") & code.notna())
     return r, s, a
 
 
@@ -264,6 +269,13 @@ ROOM_RULES: list[_Rule] = [
                     f"platform allows at most {MAX_ROOM_TYPES}: this row is beyond the limit"),
     _Rule("duplicate_room", "error", "inv_code", "InvCode", cx.ExpectUniqueRoomFact,
           lambda r: f"room {r.room_key} is on the Rooms sheet more than once: keep one row per room type"),
+    _Rule("subroom_count_mismatch", "error", "subroom_count", "SubRoomCount", cx.ExpectSubRoomCountMatchesSheet,
+          lambda r: f"SubRoomCount says room {r.room_key} has {_i(r.subroom_count)} sub-room(s) and the SubRooms sheet "
+                    f"lists {_i(r.subrooms_listed)}: the SubRooms part replaces every sub-room of the room with its "
+                    "beds, so list all of them (or correct SubRoomCount)"),
+    _Rule("inactive_new_room", "error", "active", "Active", cx.ExpectNewRoomActive,
+          lambda r: "a room type to create cannot be deactivated (Active 0): leave `Active` blank or 1, create it, "
+                    "then push 0 with its InvCode"),
 ]
 
 #: a sub-room or amenity row must name a room the sheet or the platform knows
@@ -306,10 +318,12 @@ AMENITY_RULES: list[_Rule] = [
           lambda r: f"amenity code {_i(r.amenity_code)} is not on the list of codes the platform is known to accept "
                     "(data/codes/rma.csv): check it"),
     _Rule("unknown_subroom", "error", "subroom", "SubRoom", cx.ExpectKnownSubRoom,
-          lambda r: f"sub-room `{r.subroom}` of the new room {r.room_key} is not on the SubRooms sheet: add it there "
-                    "or correct the name"),
+          lambda r: f"sub-room `{r.subroom}` of room {r.room_key} (a new room, or one whose sub-rooms the sheet lists "
+                    "in full) is not on the SubRooms sheet: add it there or correct the name"),
     _Rule("duplicate_amenity", "error", "amenity_code", "AmenityCode", cx.ExpectUniqueRoomFact,
           lambda r: f"{_amenity(r.amenity_code)} of room {r.room_key}"
                     + (f" sub-room `{r.subroom}`" if not pd.isna(r.subroom) else "")
-                    + " is given more than once: keep one row"),
+                    + (f" with Configuration {_i(r.configuration)}" if not pd.isna(r.configuration) else "")
+                    + " is given more than once: keep one row (the same bed in the standard and the alternative "
+                      "arrangement is two rows, Configuration 1 and 2)"),
 ]

@@ -60,6 +60,8 @@ _RATES_ONLY = TableKind("rates", tuple(f for f in RATE_FIELDS if f.name not in (
     "hotel_code", "inv_type_code", "number_of_guests")))
 _SHEET_NAMES = {"rooms": "rooms", "roomtypes": "rooms", "subrooms": "subrooms", "amenities": "amenities",
                 "roomamenities": "amenities"}
+#: sheets for people (``workbench fetch rooms --out`` writes ``About``): skipped without a warning
+NOTE_SHEETS = frozenset({"about", "notes", "readme"})
 
 
 class RoomsLoaded(NamedTuple):
@@ -89,6 +91,8 @@ def read_rooms(paths: str | Path | Iterable[str | Path], sheet: str | Sequence[s
                                            "to read it, name it with --sheet"} for h in tables.hidden]
     rates_like: list[RawSheet] = []
     for raw in tables.sheets:
+        if raw.sheet and header_key(raw.sheet) in NOTE_SHEETS:  # e.g. a fetched workbook's About sheet
+            continue
         kind = _kind_of(raw)
         if kind == "rates":
             rates_like.append(raw)
@@ -245,8 +249,9 @@ def _rooms(text, ints, flag, out: dict[str, pd.Series]) -> None:
     out["room_name"] = text("room_name")
     for name in ("max_occupancy", "max_adult_occupancy", "max_child_occupancy", "max_child_payable_occupancy",
                  "quantity", "size_measurement", "maximum_additional_guests", "max_cribs", "max_rollaways",
-                 "apartment_room_capacity"):
+                 "apartment_room_capacity", "subroom_count"):
         out[name] = ints(name, "a whole number")
+    out["active"] = ints("active", "1 (active) or 0 (deactivated)", allowed=(0, 1))
     out["non_smoking"] = ints("non_smoking", "1 (non-smoking), 0 (smoking allowed) or 2 (both)", allowed=(0, 1, 2))
     unit_text = text("size_measurement_unit")
     unit = unit_text.str.replace(r"[\s._]", "", regex=True).str.casefold().map(SIZE_UNITS).astype("string")

@@ -151,6 +151,11 @@ ROOM_TYPE_FIELDS: tuple[Field, ...] = (
     _f("max_cribs", "MaxCribs", "cribs", description="cribs; 1 here and in MaxRollaways = one or the other"),
     _f("max_rollaways", "MaxRollaways", "rollaways", "extra_beds", description="extra beds"),
     _f("apartment_room_capacity", "ApartmentRoomCapacity", description="rooms of an apartment (allows sub-rooms)"),
+    _f("active", "Active", "is_active", "status",
+       description="1 active, 0 deactivated: 0 deactivates the room type, 1 reactivates it (InvStatusType)"),
+    _f("subroom_count", "SubRoomCount", "sub_room_count", "number_of_subrooms",
+       description="how many sub-rooms the room has in all; fill it when the SubRooms sheet lists every one "
+                   "(SubRooms replaces them all, and the platform's read does not include them)"),
 )
 
 #: The SubRooms sheet: one row per bedroom, living room or bathroom of a room type.
@@ -197,6 +202,8 @@ ROOMS_COLUMNS: dict[str, str] = {
     "max_cribs": "Int64",                    # Quantities@MaxCribs
     "max_rollaways": "Int64",                # Quantities@MaxRollaways
     "apartment_room_capacity": "Int64",      # (allows sub-rooms for other room types)
+    "active": "Int64",                       # SellableProduct@InvStatusType: 1 Active, 0 Deactivated (NA = keep)
+    "subroom_count": "Int64",                # the SubRooms sheet lists this many sub-rooms: all of the room's
     **_PROV,
 }
 

@@ -16,10 +16,11 @@ HERE = Path(__file__).resolve().parent
 
 ROOMS_HEADER = ["HotelCode", "InvCode", "RoomID", "RoomType", "RoomTypeName", "MaxOccupancy", "MaxAdultOccupancy",
                 "MaxChildOccupancy", "MaxChildPayableOccupancy", "Quantity", "NonSmoking", "SizeMeasurement",
-                "SizeMeasurementUnit", "MaximumAdditionalGuests", "MaxCribs", "MaxRollaways"]
+                "SizeMeasurementUnit", "MaximumAdditionalGuests", "MaxCribs", "MaxRollaways", "Active", "SubRoomCount"]
 ROOMS = [
-    # clean: an existing room (overlay) and two room types to create
-    (1000001, "101", None, 9, "Standard Double Room", 3, 2, 1, 1, 12, 1, 18, "sqm", 1, 1, 1),
+    # clean: an existing room (overlay: every attribute of its Room part stated, RoomID included, because the
+    # platform's read does not give RoomID, size or units) and two room types to create
+    (1000001, "101", 11, 9, "Standard Double Room", 3, 2, 1, 1, 12, 1, 18, "sqm", 1, 1, 1),
     (1000001, None, 1003, "Twin", "Deluxe Twin Room", 2, 2, 0, None, 4, 1, 22, "sqm", None, None, None),
     (1000004, None, 4003, "Apartment", "Two-Bedroom Apartment", 4, 4, 2, 2, 2, 2, 65, "sqm", 1, 1, 0),
     # problems (rows 5-10)
@@ -29,6 +30,9 @@ ROOMS = [
     (1000005, None, 5002, "Apartment", "Studio Apartment", 2, 2, 0, None, 1, 3, 30, "m", 2, 1, 1),
     (1000005, None, 5003, "Igloo", "Snow Igloo", 2, 2, 0, None, 1, 1, None, None, None, None, None),
     (1000003, "301", None, 8, "Twin Room", 3, 3, 1, None, None, 1, None, None, 1, 2, 0),
+    # problems (rows 11-12)
+    (1000004, "402", None, None, None, None, None, None, None, None, None, None, None, None, None, None, None, 4),
+    (1000002, None, 2003, "Double", "Garden Double", 2, 2, 0, None, 1, 1, None, None, None, None, None, 0),
 ]
 
 SUBROOMS_HEADER = ["HotelCode", "InvCode", "RoomID", "SubRoom", "RoomType", "MaxGuests", "Number",
@@ -77,7 +81,7 @@ def write(path: Path = HERE / "rooms.xlsx") -> Path:
         for cell in ws[1]:
             cell.font = Font(bold=True)
         for row in rows:
-            ws.append(list(row))
+            ws.append(list(row) + [None] * (len(header) - len(row)))
         ws.freeze_panes = "A2"
     wb.save(path)
     return path

@@ -116,11 +116,12 @@ CASES = [
       "(UNKNOWN_AMENITY)")),
     ("unknown_subroom", {"Amenities": [[7, None, 70, "Bedroom 9", 33, None, 1, None]]},
      ("Amenities", 5, "SubRoom", "Bedroom 9", "unknown_subroom", "error",
-      "sub-room `Bedroom 9` of the new room 7:RoomID=70 is not on the SubRooms sheet: add it there or correct the "
-      "name (UNKNOWN_SUBROOM)")),
-    ("duplicate_amenity", {"Amenities": [[7, "A1", None, None, 86, None, 2, None]]},
+      "sub-room `Bedroom 9` of room 7:RoomID=70 (a new room, or one whose sub-rooms the sheet lists in full) is not "
+      "on the SubRooms sheet: add it there or correct the name (UNKNOWN_SUBROOM)")),
+    ("duplicate_amenity", {"Amenities": [[7, "A1", None, None, 86, None, 2, 1]]},
      ("Amenities", 5, "AmenityCode", "86", "duplicate_amenity", "error",
-      "amenity 86 (Large Double) of room 7:A1 is given more than once: keep one row (DUPLICATE_AMENITY)")),
+      "amenity 86 (Large Double) of room 7:A1 with Configuration 1 is given more than once: keep one row (the same "
+      "bed in the standard and the alternative arrangement is two rows, Configuration 1 and 2) (DUPLICATE_AMENITY)")),
 ]
 
 
@@ -143,6 +144,46 @@ def test_too_many_room_types_flags_the_rows_past_one_hundred(write_xlsx) -> None
                                          "100: this row is beyond the limit (TOO_MANY_ROOM_TYPES)")
 
 
+def test_the_same_bed_in_both_configurations_is_not_a_duplicate(write_xlsx) -> None:
+    """Finding 5: a fetched workbook holding bed 86 in the standard (1) and the alternative (2) arrangement,
+    and a blank Configuration beside them, is three facts, not duplicates."""
+    extra = {"Amenities": [[7, "A1", None, None, 86, None, 1, 2], [7, "A1", None, None, 86, None, 3, None]]}
+    loaded = read_rooms(write_xlsx(_with(extra)))
+    assert validate_rooms(*loaded[:3], load_issues=loaded.issues).empty
+
+
+ROOMS_ACTIVE = ["HotelCode", "InvCode", "RoomID", "RoomType", "RoomTypeName", "Active", "SubRoomCount"]
+
+
+@pytest.mark.parametrize(("rooms", "subs", "expected"), [
+    ([7, "A9", None, "Apartment", "Flat", None, 3], [[7, "A9", None, "Bedroom 1", "Bedroom", 2, None],
+                                                     [7, "A9", None, "Bathroom 1", "Bathroom", None, 1]],
+     ("Rooms", 2, "SubRoomCount", "3", "subroom_count_mismatch", "error",
+      "SubRoomCount says room 7:A9 has 3 sub-room(s) and the SubRooms sheet lists 2: the SubRooms part replaces every "
+      "sub-room of the room with its beds, so list all of them (or correct SubRoomCount) (SUBROOM_COUNT_MISMATCH)")),
+    ([7, None, 71, "Double", "New", 0, None], [],
+     ("Rooms", 2, "Active", "0", "inactive_new_room", "error",
+      "a room type to create cannot be deactivated (Active 0): leave `Active` blank or 1, create it, then push 0 "
+      "with its InvCode (INACTIVE_NEW_ROOM)")),
+    ([7, "A9", None, "Double", "Double", 7, None], [],
+     ("Rooms", 2, "Active", "7", "not_a_value", "error", "`Active` is 1 (active) or 0 (deactivated)")),
+], ids=["subroom_count_mismatch", "inactive_new_room", "active_not_0_or_1"])
+def test_active_and_subroom_count_rules(write_xlsx, rooms, subs, expected) -> None:
+    loaded = read_rooms(write_xlsx({"Rooms": [ROOMS_ACTIVE, rooms], "SubRooms": [SUBS, *subs]}))
+    issues = validate_rooms(*loaded[:3], load_issues=loaded.issues)
+    got = [tuple(r) for r in issues[["sheet", "row", "column", "value", "rule", "severity", "message"]]
+           .astype(object).itertuples(index=False)]
+    assert got == [expected]
+
+
+def test_a_subroom_count_matching_the_sheet_is_clean(write_xlsx) -> None:
+    loaded = read_rooms(write_xlsx({"Rooms": [ROOMS_ACTIVE, [7, "A9", None, "Apartment", "Flat", 1, 2]],
+                                    "SubRooms": [SUBS, [7, "A9", None, "Bedroom 1", "Bedroom", 2, None],
+                                                 [7, "A9", None, "Bathroom 1", "Bathroom", None, 1]],
+                                    "Amenities": [AMEN, [7, "A9", None, "Bedroom 1", 33, None, 1, None]]}))
+    assert validate_rooms(*loaded[:3], load_issues=loaded.issues).empty
+
+
 def test_the_sample_workbook_has_its_documented_problems() -> None:
     loaded = read_rooms(SAMPLES / "rooms.xlsx")
     issues = validate_rooms(*loaded[:3], load_issues=loaded.issues)
@@ -150,7 +191,8 @@ def test_the_sample_workbook_has_its_documented_problems() -> None:
     assert found == {
         ("Rooms", 5, "occupancy_total"), ("Rooms", 6, "occupancy_children"), ("Rooms", 6, "child_payable"),
         ("Rooms", 7, "room_type_required"), ("Rooms", 8, "not_a_value"), ("Rooms", 8, "not_bookable_no_kitchen"),
-        ("Rooms", 9, "unknown_room_type"), ("Rooms", 10, "crib_extra_bed"), ("SubRooms", 6, "subrooms_not_allowed"),
+        ("Rooms", 9, "unknown_room_type"), ("Rooms", 10, "crib_extra_bed"), ("Rooms", 11, "subroom_count_mismatch"),
+        ("Rooms", 12, "inactive_new_room"), ("SubRooms", 6, "subrooms_not_allowed"),
         ("SubRooms", 7, "number_not_allowed"), ("Amenities", 12, "subroom_amenity_not_bed"),
         ("Amenities", 13, "beds_under_subrooms"), ("Amenities", 14, "configuration_not_allowed"),
         ("Amenities", 15, "amenity_code_mismatch"), ("Amenities", 16, "unknown_amenity"),

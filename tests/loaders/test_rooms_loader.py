@@ -23,7 +23,7 @@ def test_sample_workbook_reads_into_the_canonical_frames() -> None:
     assert list(loaded.amenities.columns) == list(AMENITIES_COLUMNS)
     assert dict(loaded.rooms.dtypes.astype(str)) == {k: v if v != "string" else "string" for k, v in
                                                      ROOMS_COLUMNS.items()}
-    assert (len(loaded.rooms), len(loaded.subrooms), len(loaded.amenities)) == (9, 6, 17)
+    assert (len(loaded.rooms), len(loaded.subrooms), len(loaded.amenities)) == (11, 6, 17)
     first = loaded.rooms.iloc[0]
     assert (first["source"], first["sheet"], first["row"]) == ("rooms.xlsx", "Rooms", 2)
     assert first["inv_code"] == "101" and pd.isna(loaded.rooms.iloc[1]["inv_code"])
@@ -120,8 +120,15 @@ def test_unusable_workbooks_raise_a_located_load_error(write_xlsx, sheets, fragm
 
 
 def test_an_unrelated_sheet_beside_room_sheets_is_a_warning(write_xlsx) -> None:
-    issues = read_rooms(write_xlsx({"Rooms": [ROOMS[:4], [7, "A1", None, 9]], "Notes": [["x"], ["y"]]})).issues
-    assert issues[["sheet", "rule", "severity"]].values.tolist() == [["Notes", "sheet_ignored", "warning"]]
+    issues = read_rooms(write_xlsx({"Rooms": [ROOMS[:4], [7, "A1", None, 9]], "Budget": [["x"], ["y"]]})).issues
+    assert issues[["sheet", "rule", "severity"]].values.tolist() == [["Budget", "sheet_ignored", "warning"]]
+
+
+def test_a_note_sheet_for_people_is_skipped_quietly(write_xlsx) -> None:
+    """`fetch rooms --out` writes an `About` sheet: reading the workbook back gives no warning for it."""
+    loaded = read_rooms(write_xlsx({"Rooms": [ROOMS[:4], [7, "A1", None, 9]],
+                                    "About": [["About this workbook"], ["RoomID is not in the platform's read"]]}))
+    assert loaded.issues.empty and len(loaded.rooms) == 1
 
 
 def test_room_keys_match_subrooms_and_amenities_by_invcode_or_roomid(write_xlsx) -> None:

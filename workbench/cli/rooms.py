@@ -150,15 +150,17 @@ def push_rooms_cmd(
         settings = _settings(env_file)
         try:
             with console.status("Planning the requests…"):
-                plan = preview_rooms(check, settings if settings.base_url else None)
-        except PlatformReadError as exc:
+                plan = preview_rooms(check, settings if settings.base_url else None, mapping=mapping)
+        except (PlatformReadError, ValueError) as exc:
             fail(str(exc))
         if not settings.base_url:
-            console.print("[yellow]No platform settings: Overlays were not merged with the platform's state; the "
-                          "files show only the sheet's changes.[/]")
+            console.print("[yellow]No platform settings: the platform's state was not read, so only the parts the "
+                          "sheet states whole (and removals) can be planned; the others are in the issues.[/]")
         manifest = write_dry_run(check, dry_run, plan)
-        console.print(f"[green]Wrote {len(manifest)} request(s)[/] and diff.csv ({len(plan.diff)} change(s)) into "
-                      f"[bold]{escape(str(dry_run))}[/]")
+        _print_parts(plan.parts)
+        print_issues(plan.issues, limit=10)
+        console.print(f"[green]Wrote {len(manifest)} request(s)[/], diff.csv ({len(plan.diff)} change(s)) and "
+                      f"parts.csv ({len(plan.parts)} part(s) replaced) into [bold]{escape(str(dry_run))}[/]")
         _reports(plan.issues, [file], report, title, {"Result": "a dry run: nothing was sent"})
         raise typer.Exit(0 if check.ok and plan.ok else 1)
     from workbench.errors import SettingsError
@@ -190,6 +192,18 @@ def push_rooms_cmd(
     raise typer.Exit(0 if result.ok else 1)
 
 
+def _print_parts(parts, limit: int = 30) -> None:
+    """Each part an Overlay or a New will replace, before -> after."""
+    for r in parts.head(limit).itertuples():
+        room = r.inv_code if isinstance(r.inv_code, str) else "new " + next(
+            (str(x) for x in (r.room_id, r.room_name) if isinstance(x, str)), "")
+        before = r.before if isinstance(r.before, str) else "(nothing)"
+        console.print(f"  {r.hotel_code} [bold]{room}[/] {r.part} ({r.replaces}): {before} [bold]->[/] {r.after}",
+                      markup=True, highlight=False)
+    if len(parts) > limit:
+        console.print(f"  ... and {len(parts) - limit} more (parts.csv)")
+
+
 @fetch_app.command("rooms")
 def fetch_rooms_cmd(
     hotel: Annotated[list[int], typer.Option("--hotel", help="Property id (HotelCode); may repeat.")],
@@ -198,6 +212,7 @@ def fetch_rooms_cmd(
     env_file: EnvFile = None,
 ) -> None:
     """Read the active room types of properties (OTA_HotelDescriptiveInfo)."""
+    from workbench.flows.room_files import not_in_read
     from workbench.flows.rooms import PlatformReadError, fetch_rooms, write_rooms_workbook
     from workbench.transport import ConfigurationError
 
@@ -212,8 +227,11 @@ def fetch_rooms_cmd(
     for r in state.rooms.itertuples():
         n = int(((state.amenities["hotel_code"] == r.hotel_code) & (state.amenities["inv_code"] == r.inv_code)).sum())
         console.print(f"{escape(text(r.hotel_code))} [bold]{escape(text(r.inv_code))}[/] "
-                      f"{escape(text(r.room_name))} (RoomID {escape(text(r.room_id, '—'))}, "
-                      f"RoomType {escape(text(r.room_type, '—'))}): {n} amenities")
+                      f"{escape(text(r.room_name))} (RoomType {escape(text(r.room_type, '—'))}): {n} amenities")
+    missing = not_in_read(state)
+    if missing:
+        console.print("[yellow]Not in the platform's read (left blank, see the workbook's About sheet):[/] "
+                      + ", ".join(missing))
     if out is not None:
         try:
             written(write_rooms_workbook(state, out), "Written")

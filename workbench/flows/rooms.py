@@ -7,8 +7,10 @@
 >>> result = push_rooms(check, settings, mapping="out/room_mapping.csv", workbook_copy="out/rooms.xlsx")
 
 A room type to create is never sent twice blindly: before creating, the property is read and a
-room type with the same ``RoomID`` (or name) is taken as already created; after an ambiguous
-failure (timeout, dropped connection, 5xx) the property is read back and matched the same way.
+room type already there is taken as created (its RoomID in the mapping of earlier pushes; the
+same RoomID when the read carries RoomIDs; else, as the platform's read has no RoomID, the same
+name); after an ambiguous failure (timeout, dropped connection, 5xx) the property is read back and
+a room type that was not there before is matched the same way.
 OTA_HotelInvNotif is deprecated for the Home provider type: a warning until 2026-12-31, refused
 from that day on (``Settings.provider_type``).
 """
@@ -26,19 +28,27 @@ import pandas as pd
 
 from expectations import validate_rooms
 from loaders import read_rooms
-from loaders.issues import combine
 from workbench.config import Settings
 from workbench.display import OUTCOME_TONES, Summary, Table
 from workbench.errors import BlockedByErrors, OperationSunset, PlatformReadError
 from workbench.flows.checked import IssuesView
+from workbench.flows.room_files import (
+    MAPPING_COLUMNS,
+    PathLike,
+    all_issues,
+    dry_run,
+    fill_inv_codes,
+    read_mapping,
+    rooms_workbook_frames,
+    write_mapping,
+    write_rooms_workbook,
+)
 from workbench.ota.descriptive_info import PlatformRooms
 from workbench.ota.inv_notif import NEW, parse_cross_refs
 from workbench.platform.rooms import fetch_rooms, open_client, read_rooms_of
 from workbench.transport.operations import DEPRECATIONS
 from workbench.writers.overlay import PlannedRequest, RoomsPlan, plan_rooms
 
-PathLike = str | Path
-MAPPING_COLUMNS = ["hotel_code", "room_id", "room_name", "inv_code", "how", "ruid"]
 PUSH_ROWS = 10  # requests a push's summary lists
 RESULT_COLUMNS = ["hotel_code", "notif_type", "inv_code", "room_id", "room_name", "parts", "outcome", "message", "ruid"]
 
@@ -96,11 +106,13 @@ def check_rooms(files: PathLike | Iterable[PathLike], *, sheet: str | Sequence[s
 
 
 def preview_rooms(check: RoomsCheck, settings: Settings | None = None, *, platform: PlatformRooms | None = None,
-                  client: object | None = None) -> RoomsPlan:
-    """What a push would send: the platform's state (read now, unless given) merged with the sheet."""
+                  client: object | None = None, mapping: PathLike | None = None) -> RoomsPlan:
+    """What a push would send: the platform's state (read now, unless given) merged with the sheet.
+    ``plan.diff`` shows each fact that changes, ``plan.parts`` each part replaced (before -> after),
+    ``plan.issues`` what keeps a room from being sent."""
     if platform is None and settings is not None:
         platform = fetch_rooms(settings, check.hotels, client=client)
-    return plan_rooms(check.rooms, check.subrooms, check.amenities, platform)
+    return plan_rooms(check.rooms, check.subrooms, check.amenities, platform, mapping=read_mapping(mapping))
 
 
 # --- pushing ------------------------------------------------------------------------------------------
@@ -160,17 +172,20 @@ def push_rooms(check: RoomsCheck, settings: Settings, *, mapping: PathLike | Non
     c, own = open_client(settings, client)
     try:
         platform = fetch_rooms(settings, check.hotels, client=c)
-        plan = plan_rooms(check.rooms, check.subrooms, check.amenities, platform)
+        plan = plan_rooms(check.rooms, check.subrooms, check.amenities, platform, mapping=read_mapping(mapping))
         if not plan.ok:
+            errors = plan.issues[plan.issues["severity"] == "error"]
             raise BlockedByErrors("the workbook does not fit the platform's current state: "
-                                  + "; ".join(plan.issues["message"].head(3)), plan.issues)
-        rows, created = [], [_mapped(m, "found on the platform before sending", None)
-                             for m in plan.matched.to_dict("records")]
+                                  + "; ".join(errors["message"].head(3)), plan.issues)
+        rows, created = [], [_mapped(m, m["how"], None) for m in plan.matched.to_dict("records")]
+        seen = {(int(h), str(i)) for h, i in zip(platform.rooms["hotel_code"], platform.rooms["inv_code"],
+                                                 strict=True)}
         for req in plan.requests:
-            row, made = _send(c, req)
+            row, made = _send(c, req, seen)
             rows.append(row)
             if made:
                 created.append(made)
+                seen.add((req.hotel_code, str(made["inv_code"])))
     finally:
         if own:
             c.close()
@@ -188,8 +203,9 @@ def _mapped(m: dict, how: str, ruid: str | None) -> dict:
             "inv_code": m["inv_code"], "how": how, "ruid": ruid}
 
 
-def _send(client, req: PlannedRequest) -> tuple[dict, dict | None]:
-    """Send one request; a New after an ambiguous failure is checked by reading the property back."""
+def _send(client, req: PlannedRequest, seen: set[tuple[int, str]]) -> tuple[dict, dict | None]:
+    """Send one request; a New after an ambiguous failure is checked by reading the property back
+    (``seen``: the room types there before, which the read-back does not count)."""
     result = client.send("OTA_HotelInvNotif", req.body, context=req.room_id or req.inv_code,
                          idempotent=req.notif_type != NEW)  # an Overlay sent twice has the same effect
     row = {"hotel_code": req.hotel_code, "notif_type": req.notif_type, "inv_code": req.inv_code,
@@ -206,7 +222,7 @@ def _send(client, req: PlannedRequest) -> tuple[dict, dict | None]:
                                  "inv_code": refs[0].response_inv_code}, "created", result.ruid)
         row["message"] = (row["message"] + "; " if row["message"] else "") + "no InventoryCrossRef in the answer"
     if result.ok or result.maybe_applied or (result.outcome.value == "failed" and not result.fatal):
-        found = _read_back(client, req)
+        found = _read_back(client, req, seen)
         if found is not None:
             row.update(outcome="success", inv_code=found,
                        message=f"created (confirmed by reading the property back after: {result.error or 'no id'})")
@@ -218,135 +234,24 @@ def _send(client, req: PlannedRequest) -> tuple[dict, dict | None]:
     return row, None
 
 
-def _read_back(client, req: PlannedRequest) -> str | None:
+def _read_back(client, req: PlannedRequest, seen: set[tuple[int, str]]) -> str | None:
+    """The InvCode of the room type a New created, found among the room types that were not there
+    before: by RoomID when the read carries RoomIDs, else by name (the platform's read has no RoomID)."""
     try:
         state = read_rooms_of(client, req.hotel_code)
     except PlatformReadError:
         return None
-    here = state.rooms
-    if req.room_id is not None:
+    here = state.rooms[[(req.hotel_code, str(i)) not in seen for i in state.rooms["inv_code"]]]
+    if req.room_id is not None and here["room_id"].notna().any():
         hit = here[here["room_id"].astype("string") == str(req.room_id)]
     elif req.room_name is not None:
-        hit = here[here["room_name"].astype("string").str.casefold() == str(req.room_name).casefold()]
+        hit = here[here["room_name"].astype("string").str.casefold().str.strip() == req.room_name.casefold().strip()]
     else:
         return None
     return str(hit["inv_code"].iloc[0]) if len(hit) == 1 else None
 
 
-# --- files --------------------------------------------------------------------------------------------
-
-def write_mapping(frame: pd.DataFrame, path: PathLike) -> Path:
-    """Write (or update) the RoomID -> InvCode mapping CSV; the latest entry per room wins."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    if path.exists():
-        old = pd.read_csv(path, dtype=str, keep_default_na=False).replace({"": None})
-        frame = pd.concat([old, frame.astype(object)], ignore_index=True)
-    frame = frame.astype({"hotel_code": "string", "room_id": "string", "inv_code": "string"})
-    key = frame["hotel_code"] + ":" + frame["room_id"].fillna("name:" + frame["room_name"].astype("string"))
-    frame = frame[~key.duplicated(keep="last")]
-    frame[MAPPING_COLUMNS].to_csv(path, index=False)
-    return path
-
-
-def fill_inv_codes(check: RoomsCheck, mapping: pd.DataFrame, path: PathLike) -> Path:
-    """A copy of the (single .xlsx) workbook with the new room types' InvCodes filled in."""
-    from openpyxl import load_workbook
-
-    excel = [f for f in check.files if f.suffix.lower() in (".xlsx", ".xlsm")]
-    if len(excel) != 1:
-        raise ValueError("the InvCode copy needs exactly one .xlsx workbook as input")
-    wb = load_workbook(excel[0])
-    by_id = {(str(m.hotel_code), str(m.room_id)): str(m.inv_code) for m in mapping.itertuples()
-             if not pd.isna(m.room_id)}
-    by_name = {(str(m.hotel_code), str(m.room_name).casefold()): str(m.inv_code) for m in mapping.itertuples()
-               if not pd.isna(m.room_name)}
-    headers = check.rooms.attrs.get("headers", {})
-    for frame in (check.rooms, check.subrooms, check.amenities):
-        for r in frame[frame["inv_code"].isna()].itertuples():
-            inv = by_id.get((str(r.hotel_code), str(r.room_id)))
-            if inv is None and frame is check.rooms and not pd.isna(r.room_name):
-                inv = by_name.get((str(r.hotel_code), str(r.room_name).casefold()))
-            if inv is None or r.sheet not in wb.sheetnames:
-                continue
-            ws = wb[r.sheet]
-            col = _column_of(ws, headers.get((r.source, r.sheet), {}).get("inv_code"), int(r.row))
-            ws.cell(row=int(r.row), column=col, value=inv)
-    out = Path(path)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    wb.save(out)
-    return out
-
-
-def _column_of(ws, header: str | None, data_row: int) -> int:
-    """The column of ``header`` above ``data_row``; a new ``InvCode`` column when the sheet has none."""
-    for row in ws.iter_rows(min_row=1, max_row=max(1, data_row - 1)):
-        for cell in row:
-            if header is not None and cell.value is not None and str(cell.value).strip() == header:
-                return cell.column
-    for row in ws.iter_rows(min_row=1, max_row=max(1, data_row - 1)):
-        for cell in row:
-            if cell.value is not None and str(cell.value).strip() == "InvCode":
-                return cell.column
-    first = next(r for r in ws.iter_rows(min_row=1, max_row=data_row) if any(c.value is not None for c in r))
-    col = ws.max_column + 1
-    ws.cell(row=first[0].row, column=col, value="InvCode")
-    return col
-
-
-ROOMS_SHEET = {"hotel_code": "HotelCode", "inv_code": "InvCode", "room_id": "RoomID", "room_type": "RoomType",
-               "room_name": "RoomTypeName", "max_occupancy": "MaxOccupancy", "max_adult_occupancy": "MaxAdultOccupancy",
-               "max_child_occupancy": "MaxChildOccupancy", "max_child_payable_occupancy": "MaxChildPayableOccupancy",
-               "quantity": "Quantity", "non_smoking": "NonSmoking", "size_measurement": "SizeMeasurement",
-               "size_measurement_unit": "SizeMeasurementUnit", "maximum_additional_guests": "MaximumAdditionalGuests",
-               "max_cribs": "MaxCribs", "max_rollaways": "MaxRollaways"}
-SUBROOMS_SHEET = {"hotel_code": "HotelCode", "inv_code": "InvCode", "room_id": "RoomID", "subroom": "SubRoom",
-                  "subroom_type": "RoomType", "max_guests": "MaxGuests", "number": "Number",
-                  "private_bathroom": "PrivateBathroom"}
-AMENITIES_SHEET = {"hotel_code": "HotelCode", "inv_code": "InvCode", "room_id": "RoomID", "subroom": "SubRoom",
-                   "amenity_code": "AmenityCode", "value": "Value", "configuration": "Configuration"}
-
-
-def rooms_workbook_frames(state: PlatformRooms) -> dict[str, pd.DataFrame]:
-    """The platform's state as the three sheets an analyst edits (headers as ``read_rooms`` reads them)."""
-    out = {}
-    for title, frame, columns in (("Rooms", state.rooms, ROOMS_SHEET), ("SubRooms", state.subrooms, SUBROOMS_SHEET),
-                                  ("Amenities", state.amenities, AMENITIES_SHEET)):
-        out[title] = frame[list(columns)].rename(columns=columns).reset_index(drop=True)
-    return out
-
-
-def write_rooms_workbook(state: PlatformRooms, path: PathLike) -> Path:
-    """Write Rooms / SubRooms / Amenities sheets (e.g. ``workbench fetch rooms --out``)."""
-    path = Path(path)
-    if path.suffix.lower() != ".xlsx":
-        raise ValueError(f"cannot write `{path.name}`: use a file name ending in .xlsx")
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with pd.ExcelWriter(path, engine="openpyxl") as writer:
-        for title, frame in rooms_workbook_frames(state).items():
-            frame.astype(object).where(frame.notna(), None).to_excel(writer, sheet_name=title, index=False)
-            writer.sheets[title].freeze_panes = "A2"
-    return path
-
-
-def dry_run(check: RoomsCheck, directory: PathLike, plan: RoomsPlan) -> pd.DataFrame:
-    """Write each planned request (``NN-<hotel>-<room>.xml``), ``manifest.csv`` and ``diff.csv``."""
-    out = Path(directory)
-    out.mkdir(parents=True, exist_ok=True)
-    for old in out.glob("*.xml"):
-        old.unlink()
-    names = []
-    for n, req in enumerate(plan.requests, start=1):
-        room = req.inv_code or f"new-{req.room_id or n}"
-        name = f"{n:03d}-{req.hotel_code}-{req.notif_type.lower()}-{room}.xml"
-        (out / name).write_bytes(req.body)
-        names.append(name)
-    manifest = plan.summary()
-    manifest.insert(0, "file", names)
-    manifest.to_csv(out / "manifest.csv", index=False)
-    plan.diff.to_csv(out / "diff.csv", index=False)
-    return manifest
-
-
-def all_issues(check: RoomsCheck, plan: RoomsPlan | None) -> pd.DataFrame:
-    return combine([check.issues, plan.issues]) if plan is not None else check.issues
+__all__ = ["BlockedByErrors", "DeprecatedOperationWarning", "MAPPING_COLUMNS", "OperationSunset", "PlatformReadError",
+           "RESULT_COLUMNS", "RoomsCheck", "RoomsPushResult", "all_issues", "check_rooms", "deprecation", "dry_run",
+           "fetch_rooms", "fill_inv_codes", "preview_rooms", "push_rooms", "read_mapping", "rooms_workbook_frames",
+           "write_mapping", "write_rooms_workbook"]

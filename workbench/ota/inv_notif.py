@@ -4,6 +4,10 @@ A :class:`RoomTypeMessage` is one ``SellableProduct``; each of its parts (``name
 ``occupancy``, ``room``, ``quantities``, ``amenities``, ``subrooms``) is written only when it is
 not ``None``: the sandbox (and, for amenities, the platform) replaces a part that is present
 and keeps one that is absent, so an Overlay carries only the parts being changed, each in full.
+``status`` (``SellableProduct@InvStatusType``, OTA 2003B/2014B ``SellableProductsType``: ``Initial``,
+``Active``, ``Deactivated``) deactivates or reactivates the room type. An amenity is identified by
+its code **and** its ``Configuration`` (the same bed may be stored in the standard and the
+alternative arrangement), so a list holding one (code, Configuration) twice cannot be built.
 
 ``GuestRoom`` children follow the OTA 2014B order (Quantities, Occupancy, Room, Amenities,
 Description) with the platform's ``TPA_Extensions`` (MaxChildPayableOccupancy, SubRooms) last.
@@ -23,6 +27,8 @@ from workbench.ota.ns import OTA_NS, child, children, int_or_none, localname, pa
 
 VERSION = "1.0"
 NEW, OVERLAY = "New", "Overlay"
+#: SellableProduct@InvStatusType values (OTA 2003B/2014B SellableProductsType); the workbench sends the last two
+INITIAL, ACTIVE, DEACTIVATED = "Initial", "Active", "Deactivated"
 
 #: (element, attribute) pairs the platform uses beyond OTA 2014B's GuestRoomType.
 PLATFORM_ATTRIBUTES: frozenset[tuple[str, str]] = frozenset({
@@ -39,6 +45,11 @@ class Amenity:
     code: int
     value: int | None = None
     configuration: int | None = None
+
+    @property
+    def key(self) -> tuple[int, int | None]:
+        """What identifies a stored amenity: (code, Configuration)."""
+        return self.code, self.configuration
 
     def attributes(self) -> dict[str, str]:
         attrs = {"AmenityCode": str(self.code)}
@@ -73,6 +84,7 @@ class RoomTypeMessage:
     quantities: dict[str, int] | None = None  # MaximumAdditionalGuests, MaxCribs, MaxRollaways
     amenities: tuple[Amenity, ...] | None = None
     subrooms: tuple[SubRoom, ...] | None = None
+    status: str | None = None                # SellableProduct@InvStatusType: Active or Deactivated
     extra: dict[str, str] = field(default_factory=dict, compare=False)
 
     def __post_init__(self) -> None:
@@ -82,6 +94,18 @@ class RoomTypeMessage:
             raise ValueError("an Overlay needs the room type's InvCode")
         if self.notif_type == NEW and (not self.room or not self.room.get("RoomType")):
             raise ValueError("a New room type needs Room@RoomType")
+        if self.status not in (None, INITIAL, ACTIVE, DEACTIVATED):
+            raise ValueError(f"InvStatusType is Initial, Active or Deactivated, not `{self.status}`")
+        if self.status in (ACTIVE, DEACTIVATED) and self.notif_type != OVERLAY:
+            raise ValueError("only an existing room type (Overlay) is deactivated or reactivated")
+        lists = [self.amenities or ()] + [s.amenities for s in self.subrooms or ()]
+        for items in lists:
+            keys = [a.key for a in items]
+            twice = sorted({k for k in keys if keys.count(k) > 1}, key=str)
+            if twice:
+                code, conf = twice[0]
+                raise ValueError(f"amenity {code}" + (f" with Configuration {conf}" if conf is not None else "")
+                                 + " is given twice in one list")
 
 
 def _q(tag: str) -> str:
@@ -99,7 +123,8 @@ def build_inv_notif(hotel_code: int | str, messages: Sequence[RoomTypeMessage],
     root = etree.Element(_q("OTA_HotelInvNotifRQ"), nsmap={None: OTA_NS}, Version=VERSION, TimeStamp=ts)
     products = etree.SubElement(root, _q("SellableProducts"), HotelCode=str(hotel_code))
     for m in messages:
-        attrs = {"InvNotifType": m.notif_type, **({"InvCode": str(m.inv_code)} if m.inv_code else {}), **m.extra}
+        attrs = {"InvNotifType": m.notif_type, **({"InvCode": str(m.inv_code)} if m.inv_code else {}),
+                 **({"InvStatusType": m.status} if m.status else {}), **m.extra}
         product = etree.SubElement(products, _q("SellableProduct"), attrs)
         room = etree.SubElement(product, _q("GuestRoom"))
         if m.quantities is not None:
@@ -191,7 +216,7 @@ def parse_inv_notif_request(body: bytes) -> tuple[str, list[RoomTypeMessage]]:
             room=dict(rm.attrib) if rm is not None else None,
             quantities={k: int(v) for k, v in qty.attrib.items() if int_or_none(v) is not None} if qty is not None else None,
             amenities=read_amenities(room) if has_amenities else None,
-            subrooms=read_subrooms(tpa)))
+            subrooms=read_subrooms(tpa), status=p.get("InvStatusType")))
     return products.get("HotelCode", ""), out
 
 

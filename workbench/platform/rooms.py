@@ -1,11 +1,11 @@
-"""Room types as the platform stores them (OTA_HotelDescriptiveInfo), read into the loaders' frames."""
+"""Room types as the platform stores them (OTA_HotelDescriptiveInfo), read into the loaders' frames,
+with the facts the read did not carry listed in ``PlatformRooms.unknown`` (RoomID, size, units,
+sub-rooms: the platform's published answer has none of them)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
-
-import pandas as pd
 
 from workbench.config import Settings
 from workbench.errors import PlatformReadError
@@ -34,9 +34,7 @@ def fetch_rooms(settings: Settings, hotels: Iterable[int], *, client: Any | None
     finally:
         if own:
             c.close()
-    if not parts:
-        return parse_descriptive_info(b"<OTA_HotelDescriptiveInfoRS/>")
-    return PlatformRooms(*(pd.concat([p[i] for p in parts], ignore_index=True) for i in range(3)))
+    return PlatformRooms.concat(parts)
 
 
 def read_rooms_of(client: SyncPlatformClient, hotel: int) -> PlatformRooms:

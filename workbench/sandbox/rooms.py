@@ -1,6 +1,15 @@
 """Room types in the sandbox: the ``OTA_HotelInvNotif`` handler (create with ``New``, update with
-``Overlay``; rules in :mod:`workbench.sandbox.rooms_rules`) and the ``OTA_HotelDescriptiveInfo``
-handler (the active room types of a property with amenities, occupancy and sub-rooms).
+``Overlay``, deactivate and reactivate with ``InvStatusType``; rules in
+:mod:`workbench.sandbox.rooms_rules`) and the ``OTA_HotelDescriptiveInfo`` handler (the active room
+types of a property).
+
+``OTA_HotelDescriptiveInfoRS`` is answered as the platform publishes it: no ``Success`` (content,
+and ``Errors`` when there are any); ``GuestRoom`` with ``ID``, ``Active``, ``MaxOccupancy``,
+``RoomTypeName`` (the room *type*, e.g. ``Double``) and ``NonSmoking``; ``Amenity`` directly under
+it (``RoomAmenityCode``, ``Quantity``, ``Configuration``); ``DescriptiveText`` (the room's own
+name); ``Occupancy``; ``Quantities``; ``TPA_Extensions/Occupancy``. What only the sandbox knows
+(RoomID, the room type code, size, units, sub-rooms and their beds) is never in it: it is served
+under ``/_sandbox/`` (``rooms.csv``, ``subrooms.csv``, ``amenities.csv``).
 
 The Home provider type sees ``OTA_HotelInvNotif`` deprecated (spec, Versioning 5): a
 ``DEPRECATED_OPERATION`` warning before the sunset on 2026-12-31 (the sandbox's CET date), an
@@ -15,8 +24,9 @@ from typing import TYPE_CHECKING
 from lxml import etree
 
 from workbench.ota.ns import OTA_NS, localname
-from workbench.sandbox.protocol import ota_body
+from workbench.sandbox.protocol import XML_DECLARATION, ota_body, ruid_comment, timestamp
 from workbench.sandbox.rates import Issue
+from workbench.sandbox.room_codes import RoomCodes
 from workbench.sandbox.room_state import Amenity, RoomType
 from workbench.sandbox.rooms_rules import attrs, check_inv_notif, children
 from workbench.transport.operations import DEPRECATIONS
@@ -130,8 +140,11 @@ async def descriptive_info(sb: Sandbox, call: Call) -> Reply:
         rooms = etree.SubElement(etree.SubElement(content, _q("FacilityInfo")), _q("GuestRooms"))
         for rt in sb.room_types.load(hotel).values():
             if rt.active:
-                rooms.append(guest_room(rt))
-    return Reply(200, ota_body(rs, call.ruid, version=DESCRIPTIVE_INFO_VERSION, extra=[contents]), "success")
+                rooms.append(guest_room(rt, sb.room_codes))
+    root = etree.Element(_q(rs), nsmap={None: OTA_NS}, TimeStamp=timestamp(), Version=DESCRIPTIVE_INFO_VERSION)
+    root.append(contents)  # the published answer: content, no <Success/>
+    body = XML_DECLARATION + etree.tostring(root, encoding="utf-8") + b"\n" + ruid_comment(call.ruid) + b"\n"
+    return Reply(200, body, "success")
 
 
 def _set(el: etree._Element, **values: object) -> etree._Element:
@@ -146,14 +159,12 @@ def _amenity(parent: etree._Element, a: Amenity) -> None:
          Configuration=a.configuration)
 
 
-def guest_room(rt: RoomType) -> etree._Element:
-    """One ``GuestRoom`` as the platform's DescriptiveInfoRS shapes it (``Amenity`` with no wrapper).
-    ``RoomID``, ``RoomType``, ``Quantity``, ``SizeMeasurement``, ``SizeMeasurementUnit`` and the
-    ``SubRooms`` extension are given when known (sandbox extensions of the spec's E2 list)."""
-    el = _set(etree.Element(_q("GuestRoom")), ID=rt.inv_code, Active=int(rt.active), RoomTypeName=rt.name or "",
-              NonSmoking=rt.non_smoking if rt.non_smoking is not None else "Unknown", RoomID=rt.room_id,
-              RoomType=rt.room_type, Quantity=rt.quantity, SizeMeasurement=rt.size_measurement,
-              SizeMeasurementUnit=rt.size_unit)
+def guest_room(rt: RoomType, codes: RoomCodes) -> etree._Element:
+    """One ``GuestRoom`` as the platform publishes it (see the module docstring)."""
+    type_name = codes.room_type_name(rt.room_type) if rt.room_type else None
+    el = _set(etree.Element(_q("GuestRoom")), ID=rt.inv_code, Active=int(rt.active), MaxOccupancy=rt.max_occupancy,
+              RoomTypeName=type_name or None,
+              NonSmoking=rt.non_smoking if rt.non_smoking is not None else "Unknown")
     for a in rt.amenities:
         _amenity(el, a)
     if rt.name:
@@ -166,15 +177,7 @@ def guest_room(rt: RoomType) -> etree._Element:
                   "MaxRollaways": rt.max_rollaways}
     if any(v is not None for v in quantities.values()):
         _set(etree.SubElement(el, _q("Quantities")), **quantities)
-    if rt.max_child_payable is not None or rt.sub_rooms:
+    if rt.max_child_payable is not None:
         tpa = etree.SubElement(el, _q("TPA_Extensions"))
-        if rt.max_child_payable is not None:
-            _set(etree.SubElement(tpa, _q("Occupancy")), MaxChildPayableOccupancy=rt.max_child_payable)
-        if rt.sub_rooms:
-            subs = etree.SubElement(tpa, _q("SubRooms"))
-            for s in rt.sub_rooms:
-                sub = _set(etree.SubElement(subs, _q("SubRoom")), RoomType=s.room_type, MaxGuests=s.max_guests,
-                           Number=s.number, PrivateBathroom=s.private_bathroom)
-                for a in s.amenities:
-                    _amenity(sub, a)
+        _set(etree.SubElement(tpa, _q("Occupancy")), MaxChildPayableOccupancy=rt.max_child_payable)
     return el

@@ -5,7 +5,10 @@ A request with any error changes nothing; warnings accompany success. The overla
 each part the body carries (Room attributes, Description, Occupancy, the extension's Occupancy,
 Quantities, Amenities, SubRooms) and keeps each part it does not carry; within ``Amenities`` a
 bed-only body leaves the stored non-bed amenities alone and a non-bed-only body the stored beds;
-``Value=0`` removes an amenity (see docs/sandbox.md).
+``Value=0`` removes an amenity (see docs/sandbox.md). ``SellableProduct@InvStatusType``
+(OTA 2003B/2014B ``SellableProductsType``: ``Initial``, ``Active``, ``Deactivated``) deactivates a
+room type (it is then left out of OTA_HotelDescriptiveInfo) or reactivates it; an Overlay that
+only does that may come without a ``GuestRoom``.
 """
 
 from __future__ import annotations
@@ -36,6 +39,7 @@ _INT_ROOM_ATTRS = {"SizeMeasurement", "Quantity"}
 _OCCUPANCY = {"MaxOccupancy": "max_occupancy", "MaxAdultOccupancy": "max_adults", "MaxChildOccupancy": "max_children"}
 _QUANTITIES = {"MaximumAdditionalGuests": "max_additional_guests", "MaxCribs": "max_cribs",
                "MaxRollaways": "max_rollaways"}
+INV_STATUS_TYPES = ("Initial", "Active", "Deactivated")
 
 
 @dataclass
@@ -107,13 +111,22 @@ def check_inv_notif(root: etree._Element, hotel: int, stored: dict[tuple[int, st
 
 def _product(p: _Product, el: etree._Element, working: dict[tuple[int, str], RoomType]) -> None:
     a = attrs(el)
-    kind, inv = a.get("InvNotifType"), a.get("InvCode") or None
+    kind, inv, status = a.get("InvNotifType"), a.get("InvCode") or None, a.get("InvStatusType")
+    if status is not None and status not in INV_STATUS_TYPES:
+        p.error("INVALID_VALUE", f"InvStatusType `{status}` is not one of {', '.join(INV_STATUS_TYPES)}", value=status)
+        return
     if kind is None:  # the tutorial's form: InvStatusType="Initial", no InvNotifType
-        kind = "Overlay" if inv and a.get("InvStatusType") != "Initial" else "New"
+        kind = "Overlay" if inv and status != "Initial" else "New"
     if kind not in ("New", "Overlay"):
         p.error("INVALID_INV_NOTIF_TYPE", f"InvNotifType `{kind}` is not New or Overlay")
         return
+    if kind == "New" and status in ("Active", "Deactivated"):
+        p.error("INVALID_VALUE", f"InvStatusType `{status}` is for an existing room type (Overlay with InvCode); a "
+                "New one is Initial", value=status)
+        return
     guest = child(el, "GuestRoom")
+    if guest is None and kind == "Overlay" and status in ("Active", "Deactivated"):
+        guest = etree.Element("GuestRoom")  # a change of status only
     if guest is None:
         p.error("INVALID_REQUEST", "SellableProduct needs a GuestRoom")
         return
@@ -144,6 +157,8 @@ def _product(p: _Product, el: etree._Element, working: dict[tuple[int, str], Roo
     _check_room(p, target, body_amenities)
     if p.failed:
         return
+    if status in ("Active", "Deactivated"):
+        target.active = status == "Active"
     key = (p.hotel, target.inv_code)
     working[key] = target
     p.out.changed[key] = target

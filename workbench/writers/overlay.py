@@ -1,45 +1,49 @@
 """Planning room-type requests safely: merge the analyst's sheet into the platform's state.
 
-An Overlay replaces what the platform stores, so each request is built from the current state
-(read with OTA_HotelDescriptiveInfo) with the analyst's change merged in:
+An Overlay replaces what the platform stores, part by part, so each request is built from the
+current state (read with OTA_HotelDescriptiveInfo) with the analyst's change merged in:
 
-- a blank cell keeps the stored value; only the parts the analyst changed are sent (Room
-  attributes, Occupancy with MaxChildPayableOccupancy, Quantities, the name, Amenities,
-  SubRooms), each part in full;
-- amenities the analyst did not mention are sent again; an amenity is removed only when the
-  analyst asked (``Value`` 0 or the word ``remove``), as ``Value="0"``;
-- the spec's exception (an update of bed types only leaves other amenities alone, and vice
-  versa) is used: when every changed amenity is a bed type (or every one is not), only that
-  kind is sent, so the platform keeps the other kind untouched;
-- a room type to create whose ``RoomID`` (or, without one, its name) is already on the platform
-  is not created again: it becomes an Overlay of the room type found.
+- a blank cell keeps the stored value; only the parts the analyst changed are sent, each **whole**
+  (:mod:`workbench.writers.room_parts`); a part whose whole content is neither in the read nor
+  stated on the sheet is not sent, and the room gets an issue on the analyst's cell saying what
+  to fill in (the platform's read has no RoomID, size, units or sub-rooms);
+- amenities are keyed by (code, Configuration) (:mod:`workbench.writers.room_amenities`); the ones
+  the analyst did not mention are sent again; one is removed only when asked (``Value`` 0 or
+  ``remove``), as ``Value="0"``; the spec's exception (an update of bed types only leaves other
+  amenities alone, and vice versa) is used, so only the kind that changes is sent;
+- sub-rooms are sent only as the whole list (:mod:`workbench.writers.room_subrooms`);
+- ``Active`` 0 / 1 deactivates / reactivates (``InvStatusType``);
+- a room type to create that is already on the platform (its RoomID in the mapping of earlier
+  pushes, the same RoomID when the read carries RoomIDs, else the same name) is not created again:
+  it becomes an Overlay of the room type found.
 
-Pure: frames in, :class:`RoomsPlan` out.
+Pure: frames in, :class:`RoomsPlan` out (``diff``: fact by fact; ``parts``: each part replaced,
+before → after; ``issues``: what keeps a room from being sent).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import cast
 
 import pandas as pd
 
-from expectations.rooms import MAX_ROOM_TYPES, amenity_names, bed_types, room_type_code
+from expectations.rooms import MAX_ROOM_TYPES, bed_types
 from loaders.issues import combine, empty_issues, issues_from_records
 from loaders.rooms import room_keys
-from workbench.ota.descriptive_info import PlatformRooms
+from workbench.ota.descriptive_info import AMENITIES_FACT, FACTS, SUBROOMS_FACT, PlatformRooms
 from workbench.ota.inv_notif import NEW, OVERLAY, Amenity, RoomTypeMessage, SubRoom, build_inv_notif
+from workbench.writers.room_amenities import State, amenities_of, apply_rows, label, render, show, state_of
+from workbench.writers.room_parts import ATTRIBUTE_PARTS, UNKNOWN, RoomContext, attribute_part, status_part
+from workbench.writers.room_subrooms import subrooms_part
+from workbench.writers.room_values import integer, text, value, wire
 
-ROOM_ATTRS = {"room_id": "RoomID", "room_type": "RoomType", "size_measurement": "SizeMeasurement",
-              "size_measurement_unit": "SizeMeasurementUnit", "non_smoking": "NonSmoking", "quantity": "Quantity"}
-OCCUPANCY = {"max_occupancy": "MaxOccupancy", "max_adult_occupancy": "MaxAdultOccupancy",
-             "max_child_occupancy": "MaxChildOccupancy"}
-QUANTITIES = {"maximum_additional_guests": "MaximumAdditionalGuests", "max_cribs": "MaxCribs",
-              "max_rollaways": "MaxRollaways"}
 DIFF_COLUMNS = ["hotel_code", "inv_code", "room_id", "room_name", "part", "subroom", "item", "item_name", "before",
                 "after", "change"]
-AmenityState = dict[int, tuple[int | None, int | None]]  # code -> (value, configuration)
-_Ctx = tuple[int, str | None, str | None, str | None]  # hotel, inv_code, room_id, room_name: a diff row's room
+PARTS_COLUMNS = ["hotel_code", "inv_code", "room_id", "room_name", "part", "replaces", "before", "after"]
+MATCHED_COLUMNS = ["hotel_code", "room_id", "room_name", "inv_code", "how"]
+_MESSAGE_PARTS = (("Room", "room"), ("Occupancy", "occupancy"), ("TPA_Extensions/Occupancy", "child_payable"),
+                  ("Quantities", "quantities"), ("Description", "name"), ("Amenities", "amenities"),
+                  ("SubRooms", "subrooms"), ("InvStatusType", "status"))
 
 
 @dataclass
@@ -61,10 +65,7 @@ class PlannedRequest:
     @property
     def parts(self) -> str:
         m = self.message
-        names = [n for n, v in (("Room", m.room), ("Occupancy", m.occupancy), ("Quantities", m.quantities),
-                                ("Description", m.name), ("Amenities", m.amenities), ("SubRooms", m.subrooms))
-                 if v is not None]
-        return ", ".join(names)
+        return ", ".join(name for name, attr in _MESSAGE_PARTS if getattr(m, attr) is not None)
 
 
 @dataclass
@@ -72,8 +73,8 @@ class RoomsPlan:
     requests: list[PlannedRequest]
     diff: pd.DataFrame
     issues: pd.DataFrame
-    matched: pd.DataFrame = field(default_factory=lambda: pd.DataFrame(
-        columns=["hotel_code", "room_id", "room_name", "inv_code"]))  # rooms to create found already created
+    matched: pd.DataFrame = field(default_factory=lambda: pd.DataFrame(columns=MATCHED_COLUMNS))
+    parts: pd.DataFrame = field(default_factory=lambda: pd.DataFrame(columns=PARTS_COLUMNS))
 
     @property
     def ok(self) -> bool:
@@ -85,59 +86,22 @@ class RoomsPlan:
                             columns=["hotel_code", "notif_type", "inv_code", "room_id", "room_name", "parts"])
 
 
-def _v(x: object) -> object:
-    return None if x is None or (not isinstance(x, (list, tuple, dict)) and pd.isna(x)) else x
-
-
-def _text(x: object) -> str | None:
-    """A cell of a ``string`` column (``room_id``, ``room_name``): its text, or ``None`` when blank."""
-    return cast("str | None", _v(x))
-
-
-def _int(x: object) -> int | None:
-    x = _v(x)
-    return None if x is None else int(x)  # type: ignore[call-overload]
-
-
-def _same_type(a: object, b: object) -> bool:
-    ca, cb = room_type_code(a), room_type_code(b)
-    return (ca == cb) if ca is not None and cb is not None else str(a) == str(b)
-
-
-def _amenity_state(rows: pd.DataFrame) -> AmenityState:
-    return {int(r.amenity_code): (_int(r.value), _int(r.configuration)) for r in rows.itertuples()
-            if _v(r.amenity_code) is not None}
-
-
-def _apply(current: AmenityState, rows: pd.DataFrame) -> tuple[AmenityState, set[int]]:
-    """The sheet's amenity rows over the current ones: (desired state, codes removed that exist)."""
-    desired = dict(current)
-    removed = set()
-    for r in rows.itertuples():
-        code = _int(r.amenity_code)
-        if code is None:
-            continue
-        if bool(r.remove):
-            if desired.pop(code, None) is not None or code in current:
-                removed.add(code)
-        else:
-            old = current.get(code, (None, None))
-            desired[code] = (_int(r.value) if _int(r.value) is not None else old[0],
-                             _int(r.configuration) if _int(r.configuration) is not None else old[1])
-    return desired, removed
-
-
 def plan_rooms(rooms: pd.DataFrame, subrooms: pd.DataFrame, amenities: pd.DataFrame,
-               platform: PlatformRooms | None) -> RoomsPlan:
-    """The requests that bring the platform to the sheet (see the module docstring), and the diff."""
-    platform = platform or PlatformRooms(rooms.iloc[:0], subrooms.iloc[:0], amenities.iloc[:0])
+               platform: PlatformRooms | None, *, mapping: pd.DataFrame | None = None) -> RoomsPlan:
+    """The requests that bring the platform to the sheet (see the module docstring), with the diff.
+    ``platform`` None: the state was not read, so only what the sheet states whole can be planned.
+    ``mapping``: RoomID -> InvCode of room types created by earlier pushes."""
+    read = platform is not None
+    state = platform if platform is not None else PlatformRooms.empty()
+    headers = {**subrooms.attrs.get("headers", {}), **amenities.attrs.get("headers", {}),
+               **rooms.attrs.get("headers", {})}
     rooms = rooms.assign(room_key=room_keys(rooms))
     subrooms = subrooms.assign(room_key=room_keys(rooms, subrooms) if len(subrooms) else pd.Series(dtype="string"))
     amenities = amenities.assign(room_key=room_keys(rooms, amenities) if len(amenities) else pd.Series(dtype="string"))
     keys = list(dict.fromkeys([*rooms["room_key"], *subrooms["room_key"].dropna(), *amenities["room_key"].dropna()]))
-    prooms = platform.rooms.assign(inv_code=platform.rooms["inv_code"].astype("string"))
+    prooms = state.rooms.assign(inv_code=state.rooms["inv_code"].astype("string"))
     requests: list[PlannedRequest] = []
-    diffs: list[dict] = []
+    contexts: list[RoomContext] = []
     records: list[dict] = []
     matched: list[dict] = []
     for key in keys:
@@ -146,212 +110,239 @@ def plan_rooms(rooms: pd.DataFrame, subrooms: pd.DataFrame, amenities: pd.DataFr
         subs = subrooms[subrooms["room_key"] == key]
         amen = amenities[amenities["room_key"] == key]
         first = row if row is not None else (subs.iloc[0] if len(subs) else amen.iloc[0])
-        hotel = _int(first["hotel_code"])
+        hotel = integer(first["hotel_code"])
         if hotel is None:
             continue
-        inv = _v(first["inv_code"])
+        inv = text(first["inv_code"])
         here = prooms[prooms["hotel_code"] == hotel]
+        ctx = RoomContext(hotel, inv, text(row["room_id"]) if row is not None else text(first["room_id"]),
+                          text(row["room_name"]) if row is not None else None, headers, read)
+        contexts.append(ctx)
         if inv is None and row is not None:  # a room type to create: is it there already?
-            found = _find_existing(here, row)
+            found, how = _find_existing(ctx, here, row, mapping)
+            if ctx.failed:
+                continue
             if found is not None:
-                inv = found
-                matched.append({"hotel_code": hotel, "room_id": _v(row["room_id"]), "room_name": _v(row["room_name"]),
-                                "inv_code": found})
+                inv = ctx.inv = found
+                matched.append({"hotel_code": hotel, "room_id": ctx.room_id, "room_name": ctx.room_name,
+                                "inv_code": found, "how": how})
         if inv is None:
-            if row is None or _v(row["room_type"]) is None:
+            if row is None or value(row["room_type"]) is None:
                 continue  # no room, or no RoomType: the rules already reported it (nothing can be created)
-            requests.append(_new(hotel, row, subs, amen, diffs))
+            requests.append(_new(ctx, row, subs, amen))
             continue
-        current = here[here["inv_code"] == str(inv)]
-        if current.empty:
-            where = first
-            records.append({"source": where["source"], "sheet": where["sheet"], "row": where["row"],
-                            "column": "InvCode", "value": str(inv), "rule": "unknown_inv_code", "severity": "error",
-                            "message": f"room type {inv} is not an active room type of property {hotel} on the "
-                                       "platform: check the InvCode (an inactive room type cannot be overlaid "
-                                       "here) (UNKNOWN_INV_CODE)"})
-            continue
-        cur_subs = platform.subrooms[(platform.subrooms["hotel_code"] == hotel)
-                                     & (platform.subrooms["inv_code"].astype("string") == str(inv))]
-        cur_amen = platform.amenities[(platform.amenities["hotel_code"] == hotel)
-                                      & (platform.amenities["inv_code"].astype("string") == str(inv))]
-        req = _overlay(hotel, str(inv), row, current.iloc[0], subs, amen, cur_subs, cur_amen, diffs)
-        if req is not None:
+        current = here[here["inv_code"] == inv]
+        cur = current.iloc[0] if len(current) else None
+        if read and cur is None:
+            active = integer(row["active"]) if row is not None else None
+            if active == 0:
+                ctx.issue(row, "active", "Active", "already_inactive",
+                          f"room type {inv} is not among the active room types the platform lists for property "
+                          f"{hotel}: it is taken to be deactivated already, and nothing of it is sent (check the "
+                          "InvCode if it should be there)", severity="warning")
+                continue
+            if active != 1:
+                records.append(_unknown_inv_code(ctx, first, inv, hotel))
+                continue
+        if cur is not None:
+            ctx.room_id = ctx.room_id or text(cur["room_id"])
+            ctx.room_name = ctx.room_name or text(cur["room_name"])
+        unknown = state.unknown_facts(hotel, inv) if read else frozenset(FACTS)
+        known_only = "created" if text(first["inv_code"]) is None else "reactivated" if read and cur is None else None
+        req = _overlay(ctx, row, cur, subs, amen, state, unknown, known_only=known_only)
+        if req is not None and not ctx.failed:
             requests.append(req)
-    records += _too_many(requests, prooms, rooms)
-    diff = pd.DataFrame(diffs, columns=DIFF_COLUMNS)
-    return RoomsPlan(requests, diff, combine([issues_from_records(records)]) if records else empty_issues(),
-                     pd.DataFrame(matched, columns=["hotel_code", "room_id", "room_name", "inv_code"]))
+    records += [i for c in contexts for i in c.issues] + _too_many(requests, prooms)
+    diff = pd.DataFrame([d for c in contexts for d in c.diffs], columns=DIFF_COLUMNS)
+    parts = pd.DataFrame([p for c in contexts for p in c.parts], columns=PARTS_COLUMNS)
+    issues = combine([issues_from_records(records)]) if records else empty_issues()
+    return RoomsPlan(requests, diff, issues, pd.DataFrame(matched, columns=MATCHED_COLUMNS), parts)
 
 
-def _find_existing(here: pd.DataFrame, row: pd.Series) -> str | None:
-    """The InvCode of a platform room type matching a row to create: same RoomID, else same name."""
-    rid = _v(row["room_id"])
-    if rid is not None:
-        hit = here[here["room_id"].astype("string") == str(rid)]
-    else:
-        name = _v(row["room_name"])
-        if name is None:
-            return None
-        hit = here[here["room_name"].astype("string").str.casefold().str.strip() == str(name).casefold().strip()]
-    return str(hit["inv_code"].iloc[0]) if len(hit) == 1 else None
+def _unknown_inv_code(ctx: RoomContext, where: pd.Series, inv: str, hotel: int) -> dict:
+    return {"source": where["source"], "sheet": where["sheet"], "row": where["row"],
+            "column": ctx.header(where, "inv_code", "InvCode"), "value": str(inv), "rule": "unknown_inv_code",
+            "severity": "error",
+            "message": f"room type {inv} is not an active room type of property {hotel} on the platform: check the "
+                       "InvCode; to reactivate a deactivated room type, put 1 in `Active` on its Rooms row "
+                       "(UNKNOWN_INV_CODE)"}
 
 
-def _diff(diffs: list[dict], hotel: int, inv: str | None, rid: object, name: object, part: str, subroom: object,
-          item: str, item_name: str, before: object, after: object, change: str) -> None:
-    diffs.append({"hotel_code": hotel, "inv_code": inv, "room_id": _v(rid), "room_name": _v(name), "part": part,
-                  "subroom": _v(subroom), "item": item, "item_name": item_name,
-                  "before": None if before is None else str(before), "after": None if after is None else str(after),
-                  "change": change})
+def _find_existing(ctx: RoomContext, here: pd.DataFrame, row: pd.Series,
+                   mapping: pd.DataFrame | None) -> tuple[str | None, str]:
+    """The InvCode of a platform room type that a row to create already is, and how it was found."""
+    rid, name = text(row["room_id"]), text(row["room_name"])
+    if rid is not None and mapping is not None and len(mapping):
+        m = mapping[(mapping["hotel_code"].astype("string") == str(ctx.hotel))
+                    & (mapping["room_id"].astype("string") == rid)]
+        if len(m):
+            inv = str(m["inv_code"].iloc[-1])
+            if inv in set(here["inv_code"].dropna()):
+                return inv, "found on the platform before sending (its RoomID is in the mapping)"
+            ctx.issue(row, "room_id", "RoomID", "mapped_room_not_active",
+                      f"RoomID {rid} was created earlier as room type {inv} (the mapping), which is not among the "
+                      "active room types on the platform: put InvCode "
+                      f"{inv} on this row (and 1 in `Active` to reactivate it), or remove its line from the mapping "
+                      "to create it again")
+            return None, ""
+    if rid is not None and here["room_id"].notna().any():  # the read carries RoomIDs: they decide
+        hit = here[here["room_id"].astype("string") == rid]
+        return (str(hit["inv_code"].iloc[0]), "found on the platform before sending (same RoomID)") \
+            if len(hit) == 1 else (None, "")
+    if name is None:
+        return None, ""
+    hit = here[here["room_name"].astype("string").str.casefold().str.strip() == name.casefold().strip()]
+    if len(hit) != 1:
+        return None, ""
+    inv = str(hit["inv_code"].iloc[0])
+    ctx.issue(row, "room_name", "RoomTypeName", "matched_by_name",
+              f"`{name}` is taken to be room type {inv}, already on the platform, and is overlaid, not created "
+              "again: matched by name, because the platform's read has no RoomID. If it is another room type, give "
+              "it a different name", severity="warning")
+    return inv, "found on the platform before sending (same name)"
 
 
-def _amenity_label(code: int) -> str:
-    return amenity_names().get(code, "")
-
-
-def _amenities_of(state: AmenityState, codes: list[int] | None = None) -> tuple[Amenity, ...]:
-    return tuple(Amenity(c, v, cf) for c, (v, cf) in state.items() if codes is None or c in codes)
-
-
-def _new(hotel: int, row: pd.Series, subs: pd.DataFrame, amen: pd.DataFrame, diffs: list[dict]) -> PlannedRequest:
-    rid, name = _text(row["room_id"]), _text(row["room_name"])
-    room = {ota: str(_v(row[c])) for c, ota in ROOM_ATTRS.items() if _v(row[c]) is not None}
-    occ = {ota: int(row[c]) for c, ota in OCCUPANCY.items() if _v(row[c]) is not None}
-    qty = {ota: int(row[c]) for c, ota in QUANTITIES.items() if _v(row[c]) is not None}
-    live_subs = subs[~subs["remove"].fillna(False)]
-    own = _amenity_state(amen[amen["subroom"].isna() & ~amen["remove"].fillna(False)])
+def _new(ctx: RoomContext, row: pd.Series, subs: pd.DataFrame, amen: pd.DataFrame) -> PlannedRequest:
+    values = {part: {ota: wire(value(row[c])) for c, ota in columns.items() if value(row[c]) is not None}
+              for part, columns in ATTRIBUTE_PARTS.items()}
+    live = ~amen["remove"].fillna(False).astype(bool)
+    own = state_of(amen[amen["subroom"].isna() & live])
     sub_objs = []
-    for s in live_subs.itertuples():
-        beds = _amenity_state(amen[(amen["subroom"] == s.subroom) & ~amen["remove"].fillna(False)])
-        sub_objs.append(SubRoom(s.subroom_type, _int(s.max_guests), _int(s.number), _int(s.private_bathroom),
-                                _amenities_of(beds)))
-        _diff(diffs, hotel, None, rid, name, "subroom", s.subroom, s.subroom_type, "", None, s.subroom_type, "added")
-        for code, (v, _) in beds.items():
-            _diff(diffs, hotel, None, rid, name, "subroom_amenity", s.subroom, str(code), _amenity_label(code), None,
-                  v if v is not None else "yes", "added")
-    for attr, value in {**room, **{k: v for k, v in occ.items()}, **qty}.items():
-        _diff(diffs, hotel, None, rid, name, "room", None, attr, "", None, value, "added")
-    if name is not None:
-        _diff(diffs, hotel, None, rid, name, "room", None, "RoomTypeName", "", None, name, "added")
-    for code, (v, _) in own.items():
-        _diff(diffs, hotel, None, rid, name, "amenity", None, str(code), _amenity_label(code), None,
-              v if v is not None else "yes", "added")
-    msg = RoomTypeMessage(NEW, None, name=name, occupancy=occ or None,
-                          child_payable=_int(row["max_child_payable_occupancy"]), room=room, quantities=qty or None,
-                          amenities=_amenities_of(own) or None, subrooms=tuple(sub_objs) if sub_objs else None)
-    return PlannedRequest(hotel, NEW, None, rid, name, msg, [(row["source"], row["sheet"], int(row["row"]))])
+    for _, s in subs[~subs["remove"].fillna(False).astype(bool)].iterrows():
+        beds = state_of(amen[(amen["subroom"] == s["subroom"]) & live])
+        sub_objs.append(SubRoom(str(s["subroom_type"]), integer(s["max_guests"]), integer(s["number"]),
+                                integer(s["private_bathroom"]), amenities_of(beds)))
+        ctx.diff("subroom", s["subroom"], str(s["subroom_type"]), "", None, s["subroom_type"], "added")
+        for (code, conf), count in beds.items():
+            ctx.diff("subroom_amenity", s["subroom"], str(code), label(code), None, show(count, conf), "added")
+    for part, attrs in values.items():
+        for attr, text_value in attrs.items():
+            ctx.diff("room", None, attr, "", None, text_value, "added")
+        if attrs:
+            ctx.part(part, "the whole part", None, ", ".join(f"{k}={v}" for k, v in attrs.items()))
+    for (code, conf), count in own.items():
+        ctx.diff("amenity", None, str(code), label(code), None, show(count, conf), "added")
+    if own:
+        ctx.part("Amenities", "every amenity", None, render(own))
+    if sub_objs:
+        ctx.part("SubRooms", "every sub-room and its beds", None, "; ".join(s.room_type for s in sub_objs))
+    occupancy = {k: int(v) for k, v in values["Occupancy"].items()}
+    quantities = {k: int(v) for k, v in values["Quantities"].items()}
+    payable = values["TPA_Extensions/Occupancy"].get("MaxChildPayableOccupancy")
+    msg = RoomTypeMessage(NEW, None, name=ctx.room_name, occupancy=occupancy or None,
+                          child_payable=int(payable) if payable is not None else None, room=values["Room"],
+                          quantities=quantities or None, amenities=amenities_of(own) or None,
+                          subrooms=tuple(sub_objs) if sub_objs else None)
+    return PlannedRequest(ctx.hotel, NEW, None, ctx.room_id, ctx.room_name, msg,
+                          [(row["source"], row["sheet"], int(row["row"]))])
 
 
-def _merge_attrs(row: pd.Series | None, cur: pd.Series, columns: dict[str, str], diffs: list[dict], ctx: _Ctx,
-                 part: str = "room") -> tuple[dict[str, str], bool]:
-    """Desired attributes (sheet over platform) and whether the sheet changes any."""
-    desired: dict[str, str] = {}
-    changed = False
-    for c, ota in columns.items():
-        before = _v(cur.get(c)) if c in cur else None
-        after = _v(row[c]) if row is not None else None
-        if after is not None and (before is None or not (_same_type(after, before) if c == "room_type"
-                                                          else str(after) == str(before))):
-            changed = True
-            _diff(diffs, *ctx, part, None, ota, "", before, after, "added" if before is None else "changed")
-        value = after if after is not None else before
-        if value is not None:
-            desired[ota] = str(value)
-    return desired, changed
+#: why a row is compared with the read only, and what the analyst can do about the rest
+_KNOWN_ONLY = {
+    "created": ("is already on the platform, so this row is compared with the platform's read and only what differs "
+                "is sent", "to change them, put InvCode {inv} on the row and state their parts whole"),
+    "reactivated": ("is not active on the platform, so it is not in the platform's read: this push only reactivates "
+                    "it", "push the workbook again once it is active to send them"),
+}
 
 
-def _overlay(hotel: int, inv: str, row: pd.Series | None, cur: pd.Series, subs: pd.DataFrame, amen: pd.DataFrame,
-             cur_subs: pd.DataFrame, cur_amen: pd.DataFrame, diffs: list[dict]) -> PlannedRequest | None:
-    name = _text(row["room_name"]) if row is not None else None
-    ctx: _Ctx = (hotel, inv, _text(cur["room_id"]) or (_text(row["room_id"]) if row is not None else None),
-                 name or _text(cur["room_name"]))
-    room, room_changed = _merge_attrs(row, cur, ROOM_ATTRS, diffs, ctx)
-    occ_cols = {**OCCUPANCY, "max_child_payable_occupancy": "MaxChildPayableOccupancy"}
-    occ, occ_changed = _merge_attrs(row, cur, occ_cols, diffs, ctx)
-    payable = occ.pop("MaxChildPayableOccupancy", None)
-    qty, qty_changed = _merge_attrs(row, cur, QUANTITIES, diffs, ctx)
-    name_changed = name is not None and name != _v(cur["room_name"])
-    if name_changed:
-        _diff(diffs, *ctx, "room", None, "RoomTypeName", "", _v(cur["room_name"]), name,
-              "added" if _v(cur["room_name"]) is None else "changed")
-    # the room's own amenities
-    cur_own = _amenity_state(cur_amen[cur_amen["subroom"].isna()])
-    sheet_own = amen[amen["subroom"].isna()]
-    desired, removed = _apply(cur_own, sheet_own)
-    touched = {c for c in desired if desired[c] != cur_own.get(c)} | removed
-    for c in sorted(touched):
-        before, after = cur_own.get(c), desired.get(c)
-        change = "removed" if c in removed else "added" if before is None else "changed"
-        _diff(diffs, *ctx, "amenity", None, str(c), _amenity_label(c), _show(before), _show(after), change)
-    amenities = None
-    if touched:
-        beds = bed_types()
-        kinds = {c in beds for c in touched}
-        keep = [c for c in desired if len(kinds) == 2 or ((c in beds) in kinds)]
-        amenities = _amenities_of(desired, keep) + tuple(Amenity(c, 0) for c in sorted(removed))
-    subrooms = _merge_subrooms(subs, amen[amen["subroom"].notna()], cur_subs, cur_amen[cur_amen["subroom"].notna()],
-                               diffs, ctx)
-    if not (room_changed or occ_changed or qty_changed or name_changed or amenities is not None
-            or subrooms is not None):
+def _overlay(ctx: RoomContext, row: pd.Series | None, cur: pd.Series | None, subs: pd.DataFrame, amen: pd.DataFrame,
+             state: PlatformRooms, unknown: frozenset[str], *, known_only: str | None = None) -> PlannedRequest | None:
+    """The Overlay of one room type. ``known_only`` (``created``: the row asked to create a room type
+    already on the platform; ``reactivated``: an inactive one is reactivated): what the read does not
+    carry is not compared and not sent, and a warning says so."""
+    inv = str(ctx.inv)
+    skipped: list[str] | None = [] if known_only else None
+    room = attribute_part(ctx, "Room", row, cur, unknown, skipped)
+    occ = attribute_part(ctx, "Occupancy", row, cur, unknown, skipped)
+    payable = attribute_part(ctx, "TPA_Extensions/Occupancy", row, cur, unknown, skipped)
+    qty = attribute_part(ctx, "Quantities", row, cur, unknown, skipped)
+    name = attribute_part(ctx, "Description", row, cur, unknown, skipped)
+    if known_only and SUBROOMS_FACT in unknown and (len(subs) or amen["subroom"].notna().any()):
+        skipped = [*(skipped or []), "its sub-rooms and their beds"]
+        subs, amen = subs.iloc[:0], amen[amen["subroom"].isna()]
+    if known_only and AMENITIES_FACT in unknown and amen["subroom"].isna().any():
+        skipped = [*(skipped or []), "its amenities"]
+        amen = amen[amen["subroom"].notna()]
+    if skipped and row is not None and known_only:
+        reason, advice = _KNOWN_ONLY[known_only]
+        ctx.issue(row, "room_name", "RoomTypeName", "not_compared",
+                  f"room type {inv} {reason}; {', '.join(skipped)} cannot be compared with the platform's read, so "
+                  f"they are not sent: {advice.format(inv=inv)}", severity="warning")
+    mine = (state.amenities["hotel_code"] == ctx.hotel) & (state.amenities["inv_code"].astype("string") == inv)
+    cur_amen = state.amenities[mine]
+    own_current = state_of(cur_amen[cur_amen["subroom"].isna()]) if AMENITIES_FACT not in unknown else None
+    amenities = _own_amenities(ctx, amen[amen["subroom"].isna()], own_current)
+    if SUBROOMS_FACT in unknown:
+        cur_subs = cur_beds = None
+    else:
+        s = state.subrooms
+        cur_subs = s[(s["hotel_code"] == ctx.hotel) & (s["inv_code"].astype("string") == inv)]
+        cur_beds = cur_amen[cur_amen["subroom"].notna()]
+    subrooms = subrooms_part(ctx, row, subs, amen[amen["subroom"].notna()], cur_subs, cur_beds)
+    status = status_part(ctx, row, cur is not None)
+    if ctx.failed or all(p is None for p in (room, occ, payable, qty, name, amenities, subrooms, status)):
         return None
-    msg = RoomTypeMessage(OVERLAY, inv, name=name if name_changed else None,
-                          occupancy=({k: int(v) for k, v in occ.items()} or None) if occ_changed else None,
-                          child_payable=int(payable) if occ_changed and payable is not None else None,
-                          room=room if room_changed else None,
-                          quantities={k: int(v) for k, v in qty.items()} if qty_changed else None,
-                          amenities=amenities, subrooms=subrooms)
+    msg = RoomTypeMessage(OVERLAY, inv, name=name["Text"] if name else None,
+                          occupancy={k: int(v) for k, v in occ.items()} if occ else None,
+                          child_payable=int(payable["MaxChildPayableOccupancy"]) if payable else None,
+                          room=room, quantities={k: int(v) for k, v in qty.items()} if qty else None,
+                          amenities=amenities, subrooms=subrooms, status=status)
     rows = [(row["source"], row["sheet"], int(row["row"]))] if row is not None else []
-    return PlannedRequest(hotel, OVERLAY, inv, ctx[2], ctx[3], msg, rows)
+    return PlannedRequest(ctx.hotel, OVERLAY, inv, ctx.room_id, ctx.room_name, msg, rows)
 
 
-def _show(state: tuple[int | None, int | None] | None) -> str | None:
-    if state is None:
+def _own_amenities(ctx: RoomContext, rows: pd.DataFrame, current: State | None) -> tuple[Amenity, ...] | None:
+    """The room's own ``Amenities`` to send: the kind(s) that change, whole; None when nothing changes."""
+    if rows.empty:
         return None
-    value, conf = state
-    text = "yes" if value is None else str(value)
-    return text + (f" (configuration {conf})" if conf is not None else "")
-
-
-def _merge_subrooms(subs: pd.DataFrame, amen: pd.DataFrame, cur_subs: pd.DataFrame, cur_amen: pd.DataFrame,
-                    diffs: list[dict], ctx: _Ctx) -> tuple[SubRoom, ...] | None:
-    """The whole SubRooms part when the sheet changes any sub-room or sub-room bed; else None."""
-    if subs.empty and amen.empty:
+    removal = rows["remove"].fillna(False).astype(bool)
+    if current is None:  # not read: only removals can be sent safely (E1 rule 3: Value=0 removes exactly that)
+        if removal.all():
+            items: list[Amenity] = []
+            for _, r in rows.iterrows():
+                code, conf = integer(r["amenity_code"]), integer(r["configuration"])
+                if code is not None and (code, conf) not in {a.key for a in items}:
+                    items.append(Amenity(code, 0, conf))
+                    ctx.diff("amenity", None, str(code), label(code), UNKNOWN, None, "removed")
+            ctx.part("Amenities", "only the amenities listed (Value 0 removes them)", UNKNOWN,
+                     "remove " + ", ".join(f"{a.code}" + (f" (configuration {a.configuration})"
+                                                          if a.configuration is not None else "") for a in items))
+            return tuple(items) or None
+        first = rows[~removal].iloc[0]
+        ctx.issue(first, "amenity_code", "AmenityCode", "part_incomplete",
+                  f"amenity {integer(first['amenity_code'])} of {ctx.label} is sent with every other amenity of its "
+                  f"kind (`Amenities` replaces them), and {ctx.why_unknown()} for this room's amenities, so the "
+                  "others would be removed: read the platform first (settings), or only remove amenities here "
+                  "(Value 0) (PART_INCOMPLETE)")
         return None
-    order = list(dict.fromkeys([*cur_subs["subroom"], *subs["subroom"].dropna(), *amen["subroom"].dropna()]))
-    out, changed = [], False
-    for key in order:
-        cur = cur_subs[cur_subs["subroom"] == key]
-        new = subs[subs["subroom"] == key]
-        c = cur.iloc[0] if len(cur) else None
-        n = new.iloc[0] if len(new) else None
-        if n is not None and bool(n["remove"]):
-            if c is not None:
-                changed = True
-                _diff(diffs, *ctx, "subroom", key, c["subroom_type"], "", c["subroom_type"], None, "removed")
-            continue
-        if c is None and n is None:
-            continue  # beds for a sub-room that does not exist: reported by the plan's caller
-        attrs = {}
-        for col in ("subroom_type", "max_guests", "number", "private_bathroom"):
-            before = _v(c[col]) if c is not None else None
-            after = _v(n[col]) if n is not None else None
-            if after is not None and str(after) != str(before):
-                changed = True
-                _diff(diffs, *ctx, "subroom", key, col, "", before, after, "added" if c is None else "changed")
-            attrs[col] = after if after is not None else before
-        cur_beds = _amenity_state(cur_amen[cur_amen["subroom"] == key])
-        beds, removed = _apply(cur_beds, amen[amen["subroom"] == key])
-        for code in sorted({x for x in beds if beds[x] != cur_beds.get(x)} | removed):
-            changed = True
-            _diff(diffs, *ctx, "subroom_amenity", key, str(code), _amenity_label(code), _show(cur_beds.get(code)),
-                  _show(beds.get(code)), "removed" if code in removed else
-                  "added" if code not in cur_beds else "changed")
-        out.append(SubRoom(str(attrs["subroom_type"]), _int(attrs["max_guests"]), _int(attrs["number"]),
-                           _int(attrs["private_bathroom"]), _amenities_of(beds)))
-    return tuple(out) if changed else None
+    applied = apply_rows(current, rows)
+    for r in applied.ambiguous:
+        ctx.issue(r, "configuration", "Configuration", "configuration_ambiguous",
+                  f"amenity {integer(r['amenity_code'])} of {ctx.label} is stored in both arrangements "
+                  "(Configuration 1 and 2): give the Configuration of the one to change (CONFIGURATION_AMBIGUOUS)")
+    touched = applied.touched(current)
+    if ctx.failed or not touched:
+        return None
+    for code, conf in touched:
+        key = (code, conf)
+        change = "removed" if key in applied.removed else "added" if key not in current else "changed"
+        ctx.diff("amenity", None, str(code), label(code), show(current[key], conf) if key in current else None,
+                 show(applied.desired[key], conf) if key in applied.desired else None, change)
+    beds = bed_types()
+    kinds = {code in beds for code, _ in touched}
+    keep = [k for k in applied.desired if len(kinds) == 2 or (k[0] in beds) in kinds]
+    name = "Amenities" if len(kinds) == 2 else "Amenities (beds)" if True in kinds else "Amenities (not beds)"
+
+    def of_kind(s: State) -> State:
+        return {k: v for k, v in s.items() if len(kinds) == 2 or (k[0] in beds) in kinds}
+    ctx.part(name, "every amenity of this kind" if len(kinds) == 1 else "every amenity", render(of_kind(current)),
+             render(of_kind(applied.desired)))
+    return amenities_of(applied.desired, keep) + tuple(Amenity(c, 0, cf) for c, cf in sorted(
+        applied.removed, key=lambda k: (k[0], k[1] or 0)))
 
 
-def _too_many(requests: list[PlannedRequest], prooms: pd.DataFrame, rooms: pd.DataFrame) -> list[dict]:
+def _too_many(requests: list[PlannedRequest], prooms: pd.DataFrame) -> list[dict]:
     out = []
     for hotel in {r.hotel_code for r in requests if r.notif_type == NEW}:
         new = [r for r in requests if r.hotel_code == hotel and r.notif_type == NEW]

@@ -3,15 +3,15 @@ as the reference README says), parts written only when given, removal with Value
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from lxml import etree
 
-from workbench.ota.descriptive_info import build_descriptive_info_request, parse_descriptive_info
+from workbench.ota.descriptive_info import build_descriptive_info_request
 from workbench.ota.inv_notif import (
+    ACTIVE,
+    DEACTIVATED,
     NEW,
     OVERLAY,
     Amenity,
@@ -23,8 +23,9 @@ from workbench.ota.inv_notif import (
     without_platform_extensions,
 )
 from workbench.ota.ns import OTA_NS
+from workbench.paths import SPEC_REFERENCE
 
-XSD = Path(__file__).resolve().parents[3].parent / "shared" / "reference" / "ota-xsd" / "OTA2014B"
+XSD = SPEC_REFERENCE / "ota-xsd" / "OTA2014B"
 NS = {"o": OTA_NS}
 
 FULL_NEW = RoomTypeMessage(
@@ -99,6 +100,12 @@ def test_an_overlay_writes_only_its_parts_and_removes_with_value_zero() -> None:
     ({"notif_type": "Delta"}, "InvNotifType is New or Overlay, not `Delta`"),
     ({"notif_type": OVERLAY}, "an Overlay needs the room type's InvCode"),
     ({"notif_type": NEW, "room": {"RoomID": "5"}}, "a New room type needs Room@RoomType"),
+    ({"notif_type": OVERLAY, "inv_code": "7", "status": "Closed"}, "InvStatusType is Initial, Active or Deactivated"),
+    ({"notif_type": NEW, "room": {"RoomType": "9"}, "status": DEACTIVATED}, "only an existing room type"),
+    ({"notif_type": OVERLAY, "inv_code": "7", "amenities": (Amenity(33, 1, 1), Amenity(33, 2, 1))},
+     "amenity 33 with Configuration 1 is given twice"),
+    ({"notif_type": OVERLAY, "inv_code": "7", "subrooms": (SubRoom("Bedroom", amenities=(Amenity(58), Amenity(58))),)},
+     "amenity 58 is given twice"),
 ])
 def test_impossible_messages_cannot_be_built(kwargs, message) -> None:
     with pytest.raises(ValueError, match=message):
@@ -106,7 +113,8 @@ def test_impossible_messages_cannot_be_built(kwargs, message) -> None:
 
 
 amenities = st.lists(st.builds(Amenity, st.integers(1, 999), st.one_of(st.none(), st.integers(0, 9)),
-                               st.one_of(st.none(), st.sampled_from([1, 2]))), max_size=5).map(tuple)
+                               st.one_of(st.none(), st.sampled_from([1, 2]))), max_size=5,
+                     unique_by=lambda a: a.key).map(tuple)
 
 
 @settings(max_examples=60, deadline=None)
@@ -124,38 +132,31 @@ def test_build_then_parse_is_the_identity(name, own, subs, payable) -> None:
     assert hotel == "7" and back == message
 
 
+def test_the_same_bed_in_both_configurations_is_two_amenities() -> None:
+    """Finding 5: (code, Configuration) identifies an amenity; both arrangements of bed 33 are written."""
+    message = RoomTypeMessage(OVERLAY, "101", amenities=(Amenity(33, 1, 1), Amenity(33, 1, 2), Amenity(102, 2, 1)))
+    room = etree.fromstring(build_inv_notif(1, [message])).find(".//o:GuestRoom", NS)
+    assert [a.attrib for a in room.iterfind("o:Amenities/o:Amenity", NS)] == [
+        {"AmenityCode": "33", "Value": "1", "Configuration": "1"}, {"AmenityCode": "33", "Value": "1",
+                                                                    "Configuration": "2"},
+        {"AmenityCode": "102", "Value": "2", "Configuration": "1"}]
+
+
+@pytest.mark.parametrize("status", [DEACTIVATED, ACTIVE])
+def test_deactivation_and_reactivation_are_sellable_product_status(inv_schema, status) -> None:
+    """Finding 9: SellableProduct@InvStatusType (OTA SellableProductsType: Initial, Active, Deactivated), valid
+    against OTA 2014B with an empty GuestRoom (E1: GuestRoom is required)."""
+    body = build_inv_notif(1000001, [RoomTypeMessage(OVERLAY, "102", status=status)])
+    root = etree.fromstring(body)
+    product = root.find(".//o:SellableProduct", NS)
+    assert product.attrib == {"InvNotifType": "Overlay", "InvCode": "102", "InvStatusType": status}
+    assert [etree.QName(c).localname for c in product] == ["GuestRoom"] and len(product[0]) == 0
+    assert inv_schema.validate(without_platform_extensions(root)), inv_schema.error_log.last_error
+    assert parse_inv_notif_request(body)[1][0].status == status
+
+
 def test_cross_refs_are_read_from_the_response() -> None:
     body = (b'<OTA_HotelInvNotifRS xmlns="http://www.opentravel.org/OTA/2003/05" Version="3.000"><Success/>'
             b'<InventoryCrossRefs><InventoryCrossRef RequestInvCode="4711" ResponseInvCode="1000004001"/>'
             b'</InventoryCrossRefs></OTA_HotelInvNotifRS>\n<!-- RUID: [abc] -->')
     assert [(c.request_inv_code, c.response_inv_code) for c in parse_cross_refs(body)] == [("4711", "1000004001")]
-
-
-DESCRIPTIVE = b"""<OTA_HotelDescriptiveInfoRS Version="1.006"><Success/><HotelDescriptiveContents>
-<HotelDescriptiveContent HotelCode="9"><FacilityInfo><GuestRooms>
- <GuestRoom ID="91" Active="1" RoomTypeName="Loft" NonSmoking="1" RoomID="5" RoomType="1" Quantity="2">
-  <Amenities><Amenity AmenityCode="59" Value="1"/></Amenities><Amenity RoomAmenityCode="2"/>
-  <Occupancy MaxOccupancy="4" MaxAdultOccupancy="4" MaxChildOccupancy="2"/>
-  <Quantities MaximumAdditionalGuests="1" MaxCribs="1" MaxRollaways="1"/>
-  <TPA_Extensions><Occupancy MaxChildPayableOccupancy="1"/><SubRooms>
-   <SubRoom RoomType="Bedroom" MaxGuests="2"><Amenity RoomAmenityCode="33" Quantity="1" Configuration="1"/></SubRoom>
-   <SubRoom RoomType="Bedroom" MaxGuests="2"><Amenity RoomAmenityCode="113" Quantity="2"/></SubRoom>
-  </SubRooms></TPA_Extensions></GuestRoom>
- <GuestRoom ID="92" Active="0" RoomTypeName="Closed room"><DescriptiveText>Closed room</DescriptiveText></GuestRoom>
- <GuestRoom ID="93" NonSmoking="Unknown"><DescriptiveText>Annex</DescriptiveText><Room RoomType="9"/></GuestRoom>
-</GuestRooms></FacilityInfo></HotelDescriptiveContent></HotelDescriptiveContents></OTA_HotelDescriptiveInfoRS>"""
-
-
-def test_descriptive_info_reads_active_rooms_in_any_shape_the_platform_sends() -> None:
-    state = parse_descriptive_info(DESCRIPTIVE)
-    r = state.rooms
-    assert r["inv_code"].tolist() == ["91", "93"]  # the inactive one is left out
-    assert r.iloc[0][["hotel_code", "room_id", "room_type", "room_name", "max_occupancy", "max_child_payable_occupancy",
-                      "quantity", "max_rollaways"]].tolist() == [9, "5", "1", "Loft", 4, 1, 2, 1]
-    assert r.iloc[1]["room_name"] == "Annex" and r.iloc[1]["room_type"] == "9" and r["non_smoking"].isna().iloc[1]
-    a = state.amenities
-    assert list(zip(a["subroom"].fillna("-"), a["amenity_code"], a["value"].fillna(-1), a["configuration"].fillna(-1),
-                    strict=True)) == [("-", 2, -1, -1), ("-", 59, 1, -1), ("Bedroom 1", 33, 1, 1),
-                                      ("Bedroom 2", 113, 2, -1)]
-    assert state.subrooms["subroom"].tolist() == ["Bedroom 1", "Bedroom 2"]
-    assert set(r["source"]) == {"OTA_HotelDescriptiveInfo"} and r["row"].tolist() == [1, 3]

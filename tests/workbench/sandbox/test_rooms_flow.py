@@ -90,25 +90,27 @@ def test_new_returns_cross_refs_and_reads_back(sb):
     rooms = guest_rooms(sb.descriptive_info(1000004).content)
     assert list(rooms) == ["401", "402", *new_ids]
     got = as_dict(rooms[new_ids[0]])
-    assert got == {
-        "attrs": {"ID": new_ids[0], "Active": "1", "RoomTypeName": "Garden Apartment", "NonSmoking": "1",
-                  "RoomID": "4711", "RoomType": "Apartment", "Quantity": "3", "SizeMeasurement": "80",
-                  "SizeMeasurementUnit": "sqm"},
+    assert got == {  # the published shape: RoomTypeName is the room type, DescriptiveText the room's name
+        "attrs": {"ID": new_ids[0], "Active": "1", "MaxOccupancy": "6", "RoomTypeName": "Apartment",
+                  "NonSmoking": "1"},
         "name": "Garden Apartment",
         "amenities": [{"RoomAmenityCode": "59", "Quantity": "1"}, {"RoomAmenityCode": "2"}],
         "occupancy": {"MaxOccupancy": "6", "MaxAdultOccupancy": "4", "MaxChildOccupancy": "3"},
         "quantities": {"MaximumAdditionalGuests": "1", "MaxCribs": "1", "MaxRollaways": "1"},
         "payable": {"MaxChildPayableOccupancy": "2"},
-        "sub_rooms": [({"RoomType": "Bedroom", "MaxGuests": "2", "PrivateBathroom": "1"},
-                       [{"RoomAmenityCode": "58", "Quantity": "1"}]),
-                      ({"RoomType": "Bedroom", "MaxGuests": "2", "PrivateBathroom": "0"},
-                       [{"RoomAmenityCode": "113", "Quantity": "2"}]),
-                      ({"RoomType": "Living room", "MaxGuests": "2", "Number": "1"},
-                       [{"RoomAmenityCode": "102", "Quantity": "1"}]),
-                      ({"RoomType": "Bathroom", "Number": "2"}, [])],
+        "sub_rooms": [],  # only under /_sandbox/, as RoomID, the room type code, size and units
     }
+    (stored,) = [r for r in sb.table("rooms") if r["InvCode"] == new_ids[0]]
+    assert (stored["RoomID"], stored["RoomType"], stored["Quantity"], stored["SizeMeasurement"],
+            stored["SizeMeasurementUnit"]) == ("4711", "Apartment", "3", "80", "sqm")
+    assert [(s["RoomType"], s["MaxGuests"], s["Number"], s["PrivateBathroom"]) for s in sb.table("subrooms")
+            if s["InvCode"] == new_ids[0]] == [("Bedroom", "2", "", "1"), ("Bedroom", "2", "", "0"),
+                                               ("Living room", "2", "1", ""), ("Bathroom", "", "2", "")]
+    assert [(a["SubRoom"], a["AmenityCode"], a["Quantity"]) for a in sb.table("amenities")
+            if a["InvCode"] == new_ids[0] and a["SubRoom"]] == [("1", "58", "1"), ("2", "113", "2"), ("3", "102", "1")]
     plain = as_dict(rooms[new_ids[1]])
-    assert plain["attrs"]["NonSmoking"] == "Unknown" and plain["amenities"] == [] and plain["sub_rooms"] == []
+    assert plain["attrs"] == {"ID": new_ids[1], "Active": "1", "RoomTypeName": "Double", "NonSmoking": "Unknown"}
+    assert plain["amenities"] == [] and plain["sub_rooms"] == [] and plain["name"] == "Plain Double"
     assert plain["occupancy"] is plain["quantities"] is plain["payable"] is None
 
 
@@ -135,8 +137,12 @@ def test_overlay_of_one_amenity_from_the_read_state_changes_only_that_fact(sb):
 
 def test_seeded_apartment_has_sub_rooms_and_beds_only_there(sb):
     apartment = as_dict(guest_rooms(sb.descriptive_info(1000004, namespace=False).content)["402"])
-    assert [s[0]["RoomType"] for s in apartment["sub_rooms"]] == ["Bedroom", "Bedroom", "Living room", "Bathroom"]
     assert {a["RoomAmenityCode"] for a in apartment["amenities"]} == {"59", "2", "123"}
+    assert apartment["sub_rooms"] == []  # the read does not carry them
+    assert [s["RoomType"] for s in sb.table("subrooms") if s["InvCode"] == "402"] == [
+        "Bedroom", "Bedroom", "Living room", "Bathroom"]
+    assert {a["SubRoom"] for a in sb.table("amenities") if a["InvCode"] == "402" and a["AmenityCode"] in
+            {"58", "113", "102"}} == {"1", "2", "3"}
 
 
 def test_inactive_room_types_are_not_listed_but_stay_stored(sb):
@@ -195,7 +201,7 @@ def test_deprecation_for_the_home_provider_type(provider, today, outcome):
         else:
             assert parsed.success and room_name(box) == "X"
             assert parsed.warning_codes == (("DEPRECATED_OPERATION",) if outcome == "warning" else ())
-        assert parse_response(box.descriptive_info(1000001).content).success  # reads are not deprecated
+        assert parse_response(box.descriptive_info(1000001).content).read_ok()  # reads are not deprecated
     finally:
         box.close()
     assert deprecation("Home", dt.date(2026, 12, 30))[1] is False and deprecation("Home", dt.date(2026, 12, 31))[1]
@@ -279,7 +285,7 @@ def test_rooms_over_real_https():
             (request_code, new_id), = cross_refs(r.content)
             assert request_code == "4711"
             read = client.post("/ota/OTA_HotelDescriptiveInfo", content=descriptive_info_request(1000003))
-            assert parse_response(read.content).success and new_id in guest_rooms(read.content)
+            assert parse_response(read.content).read_ok() and new_id in guest_rooms(read.content)
             rows = client.get(running.rooms_csv_url.removeprefix(running.base_url)).text
             assert f"1000003,{new_id},1,4711,Apartment,Garden Apartment" in rows
             assert "1000003," + new_id in client.get("/_sandbox/amenities.csv").text
