@@ -228,12 +228,13 @@ def fig_load(size: dict, want_profile: bool) -> dict:
            "typo_ratio": stats["typo_read_rates"]["median_s"] / stats["typo_fastexcel_to_pandas"]["median_s"],
            "target": TARGETS["load"], "met": ratio <= TARGETS["load"] and all(checks.values()), "checks": checks}
     if want_profile or not out["met"]:
+        import loaders.rate_cells as rc
         import loaders.rates as lr
         import loaders.sheets as sheets
         out["profile"] = profile(lambda: read_rates(path))
         out["lines"] = line_times(lambda: read_rates(path), [lr.read_rates, lr._read_one, lr._row_cells,
-                                                            lr._type_cells, sheets._read_workbook,
-                                                            sheets._split_header])
+                                                            rc.type_cells, sheets._read_workbook,
+                                                            sheets._read_sheet, sheets.split_header])
     return out
 
 

@@ -80,8 +80,7 @@ def type_cells(s: RateSheet, cells: pd.DataFrame, layout: str) -> tuple[pd.DataF
         required(name, codes[name], what)
         yes_no = codes[name].str.strip().str.casefold().isin(norm.BOOLEAN_WORDS).fillna(False).to_numpy()
         s.flag(yes_no, rows, s.col(name), codes[name], "not_a_value",
-               codes[name].map(lambda v, what=what: f"`{v}` is a yes/no value (TRUE/FALSE), not {what}",
-                               na_action="ignore"))
+               "`" + codes[name].fillna("") + f"` is a yes/no value (TRUE/FALSE), not {what}")
         ok &= ~yes_no
 
     currency = cells["currency_code"].astype("string").str.strip().str.upper()

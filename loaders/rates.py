@@ -24,13 +24,14 @@ import numpy as np
 import pandas as pd
 
 from loaders import normalize as norm
+from loaders.blank_cells import problem_cells
 from loaders.errors import LoadError
 from loaders.header_rows import HEADER_SEARCH_ROWS, TableKind
 from loaders.headers import match_headers, missing_columns_error, where
 from loaders.issues import combine, issues_from_records
 from loaders.rate_cells import FIELDS, MAX_RANGE_DAYS, RateSheet, type_cells, weekday_mask
 from loaders.schemas import RATE_FIELDS, RATES_COLUMNS, WEEKDAY_FIELDS, WEEKDAYS, Field, empty_rates
-from loaders.sheets import RawSheet, Tables, problem_cells, read_tables
+from loaders.sheets import RawSheet, Tables, read_tables
 from loaders.unread import attach_unread
 
 __all__ = ["AMOUNT_TYPE_FIELD", "Loaded", "MAX_RANGE_DAYS", "RATES_KIND", "read_rates", "sheet_headers",
@@ -67,7 +68,7 @@ def read_rates(paths: str | Path | Iterable[str | Path], sheet: str | Sequence[s
     ignored: dict[str, list[RawSheet]] = {}
     read_from: set[str] = set()
     for raw in tables.sheets:
-        if raw.sheet and not raw.header_found and not raw.named and header_row is None:
+        if raw.sheet and not raw.header_found and not raw.named:
             ignored.setdefault(raw.source, []).append(raw)
             continue
         frame, rest, sheet_issues, layout_headers = _read_one(raw)
@@ -113,15 +114,19 @@ def _ignored_note(raw: RawSheet) -> dict:
 
 
 def _no_rates_sheet(sheets: list[RawSheet]) -> LoadError:
-    if len(sheets) == 1:  # the sheet's own missing-columns error says most
+    def found(r: RawSheet) -> str:
+        if not r.header:  # --header-row pointed at a blank row
+            return f"row {r.header_row} is blank"
+        return "headers found: " + (", ".join(f"`{h}`" for h in r.header if h) or "none")
+
+    if len(sheets) == 1 and sheets[0].header:  # the sheet's own missing-columns error says most
         error = _layout(sheets[0], {}, {})[1]
         if error is not None:
             return error
-    listing = "; ".join(f"`{r.sheet}` (headers found: " + (", ".join(f"`{h}`" for h in r.header if h) or "none") + ")"
-                        for r in sheets)
+    listing = "; ".join(f"`{r.sheet}` ({found(r)})" for r in sheets)
     return LoadError(f"`{sheets[0].source}` has no rates sheet: no sheet names rates columns (`HotelCode`, "
                      f"`InvTypeCode`, `RatePlanCode`, `CurrencyCode`, and `Date`, `Start`/`End` or one column per "
-                     f"night) within its first {HEADER_SEARCH_ROWS} rows. Sheets: {listing}.",
+                     f"night) within its first {HEADER_SEARCH_ROWS} rows or on the row given. Sheets: {listing}.",
                      source=sheets[0].source)
 
 

@@ -25,6 +25,7 @@ import numpy as np
 import pandas as pd
 
 from loaders import normalize as norm
+from loaders.blank_cells import problem_cells
 from loaders.errors import LoadError
 from loaders.header_rows import TableKind
 from loaders.headers import header_key, match_headers, missing_columns_error, where
@@ -40,7 +41,7 @@ from loaders.schemas import (
     Field,
     empty_frame,
 )
-from loaders.sheets import RawSheet, problem_cells, read_tables
+from loaders.sheets import RawSheet, read_tables
 
 REMOVE_WORDS = {"remove", "delete", "del", "-"}
 SUBROOM_TYPES = {"bedroom": "Bedroom", "livingroom": "Living room", "lounge": "Living room",

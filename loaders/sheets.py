@@ -134,6 +134,10 @@ def _read_workbook(path: Path, sheet: str | Sequence[str] | None, kind: TableKin
         try:
             with workbooks.quiet_fastexcel():
                 raw = _read_sheet(path, reader, name, kind, header_row)
+        except BlankHeaderRow as exc:
+            if sheet is not None:
+                raise
+            raw = _no_header(path, name, exc.row)  # another sheet of the workbook: not this table
         except LoadError:
             raise
         except Exception as exc:
@@ -209,7 +213,7 @@ def _read_sheet(path: Path, reader: object, name: str, kind: TableKind | None,
         at_row = 0
     errors = {(first + r, c): v for (r, c), v in table.errors.items()}
     raw = split_header(path, name, table.table, first_row=first + (index if at_row == 0 else 0), kind=kind,
-                        header_at=at_row, forced=header_row is not None)
+                       header_at=at_row)
     if raw is None:
         if header_row is not None:
             raise _blank_header_row(path.name, name, header_row)
@@ -237,59 +241,6 @@ def _first_column(cells: dict[int, str], header: list[str]) -> int | None:
     return None
 
 
-def blank_cells(raw: RawSheet) -> xlsx_xml.Blanks:
-    """Formulas without a saved value and merged ranges of the sheet, by column position (not
-    sheet column). Only .xlsx/.xlsm hold them; costs one pass over the sheet."""
-    none = xlsx_xml.Blanks({}, [])
-    if raw.path.suffix.lower() not in xlsx_xml.XLSX_SUFFIXES or not raw.sheet:
-        return none
-    try:
-        found = xlsx_xml.scan_blanks(raw.path, raw.sheet)
-    except (KeyError, zipfile.BadZipFile, ValueError, OSError):
-        return none
-    if not found.formulas and not found.merged:
-        return none
-    first = raw.first_column
-    if first is None:
-        from python_calamine import CalamineWorkbook
-
-        with CalamineWorkbook.from_path(str(raw.path)) as wb:
-            start = wb.get_sheet_by_name(raw.sheet).start
-        first = int(start[1]) if start else 0
-    return xlsx_xml.Blanks({(row, col - first): f for (row, col), f in found.formulas.items() if col >= first},
-                           [(r1, c1 - first, r2, c2 - first) for r1, c1, r2, c2 in found.merged])
-
-
-def problem_cells(raw: RawSheet, used: dict[int, str]) -> dict[tuple[int, int], tuple[str, str, str]]:
-    """Cells of the columns read (``used``: position -> header) that the fast readers see as blank
-    but are not: an Excel error value, a formula without a saved value, or a cell of a merged
-    range other than its first: ``{(Excel row, position): (rule, value, message)}``. The sheet XML
-    is searched only when a column read has a blank cell, rows are missing (blank to the reader)
-    or no row has a value."""
-    out = {key: ("excel_error", v, f"the cell holds the Excel error `{v}`: correct the formula, or type the value")
-           for key, v in raw.errors.items() if key[1] in used}
-    if raw.path.suffix.lower() not in xlsx_xml.XLSX_SUFFIXES or not raw.sheet:
-        return out
-    last = int(raw.rows.iloc[-1]) if len(raw.rows) else raw.header_row
-    gaps = last - raw.header_row != len(raw.rows) or (raw.last_row is not None and raw.last_row > last)
-    if len(raw.body) == 0 or gaps or bool(raw.blank_columns & set(used)):
-        blanks = blank_cells(raw)
-        for key, formula in blanks.formulas.items():
-            if key[1] in used and key[0] > raw.header_row:
-                out.setdefault(key, ("formula_no_value", formula,
-                                     "formula with no saved value: open and save the file in Excel"))
-        for r1, c1, r2, c2 in blanks.merged:
-            ref = (f"{xlsx_xml.column_letters(c1 + (raw.first_column or 0))}{r1}:"
-                   f"{xlsx_xml.column_letters(c2 + (raw.first_column or 0))}{r2}")
-            for row in range(max(r1, raw.header_row + 1), min(r2, last) + 1):
-                for pos in range(c1, c2 + 1):
-                    if pos in used and (row, pos) != (r1, c1):
-                        out.setdefault((row, pos), ("merged_cells", ref,
-                                                    f"part of the merged cells `{ref}`: only the first of them "
-                                                    "holds the value; unmerge the cells and fill in each row"))
-    return dict(sorted(out.items()))
-
-
 def _first_used_row(path: Path, sheet: str) -> int:
     """The Excel row number where calamine's used range starts (it skips leading empty rows)."""
     from python_calamine import CalamineWorkbook
@@ -299,10 +250,25 @@ def _first_used_row(path: Path, sheet: str) -> int:
     return int(start[0]) + 1 if start else 1
 
 
-def _blank_header_row(source: str, sheet: str, row: int) -> LoadError:
+class BlankHeaderRow(LoadError):
+    """``header_row`` points at a blank row (or past the end) of a sheet."""
+
+    def __init__(self, message: str, *, source: str, sheet: str, row: int) -> None:
+        super().__init__(message, source=source, sheet=sheet)
+        self.row = row
+
+
+def _blank_header_row(source: str, sheet: str, row: int) -> BlankHeaderRow:
     where = f"`{source}` sheet `{sheet}`" if sheet else f"`{source}`"
-    return LoadError(f"{where}: row {row} is blank or past the end; --header-row must give the row holding "
-                     "the column names, counted as in Excel (the first row is 1).", source=source, sheet=sheet)
+    return BlankHeaderRow(f"{where}: row {row} is blank or past the end; --header-row must give the row holding "
+                          "the column names, counted as in Excel (the first row is 1).", source=source, sheet=sheet,
+                          row=row)
+
+
+def _no_header(path: Path, sheet: str, row: int) -> RawSheet:
+    """A sheet whose given header row is blank: no table of the kind asked for."""
+    return RawSheet(source=path.name, path=path, sheet=sheet, header=[], body=pd.DataFrame(),
+                    rows=pd.Series([], dtype="int64"), header_row=row, header_found=False)
 
 
 # --- CSV ----------------------------------------------------------------------------------------------
@@ -346,13 +312,13 @@ def _csv_table(path: Path, text: str, kind: TableKind | None, header_row: int | 
         return None
     table = pa.Table.from_pandas(frame, preserve_index=False)
     return split_header(path, "", table, first_row=1, kind=kind,
-                         header_at=None if header_row is None else header_row - 1, forced=header_row is not None)
+                        header_at=None if header_row is None else header_row - 1)
 
 
 # --- the header and the body ---------------------------------------------------------------------------
 
 def split_header(path: Path, sheet: str, table: pa.Table, first_row: int, kind: TableKind | None = None,
-                  header_at: int | None = None, forced: bool = False) -> RawSheet | None:
+                  header_at: int | None = None) -> RawSheet | None:
     """Header = row ``header_at`` of ``table`` or, without it, the first non-blank row naming the
     table's fields (else the first non-blank row); drop blank rows; strip spaces; keep Excel row
     numbers (``table`` row i is Excel row ``first_row + i``).
@@ -383,7 +349,7 @@ def split_header(path: Path, sheet: str, table: pa.Table, first_row: int, kind: 
         if header_at >= len(blank_np) or blank_np[header_at]:
             return None
         h = header_at
-        found = forced or kind is None or kind.is_header(cells(h))
+        found = kind is None or kind.is_header(cells(h))
     else:
         candidates = [int(i) for i in nonblank[:HEADER_SEARCH_ROWS]]
         at = find_header([cells(i) for i in candidates], kind)

@@ -268,19 +268,22 @@ def test_the_header_row_is_found_in_a_csv_and_can_be_forced(write_csv) -> None:
     assert issues.empty and frame["row"].tolist() == [4]
     forced, _ = read_rates(path, header_row=3)
     assert forced["row"].tolist() == [4]
-    with pytest.raises(LoadError, match="`rates.csv`: rows 2 and 3 both look like header rows"):
-        read_rates(path, header_row=2)  # `Hotel` names HotelCode, and the real header is below
+    with pytest.raises(LoadError, match="`rates.csv` is missing required column"):
+        read_rates(path, header_row=2)
 
 
 def test_the_header_row_can_be_forced_in_a_workbook(tmp_path: Path) -> None:
     rows = [["Notes"]] * 25 + [H, GOOD]  # beyond the first 20 rows: not found by itself
-    path = workbook(tmp_path / "r.xlsx", {"S": rows})
-    with pytest.raises(LoadError, match="is missing required column"):
+    path = workbook(tmp_path / "r.xlsx", {"S": rows, "Lookup": [["code", "name"], ["RO", "Room only"]]})
+    with pytest.raises(LoadError, match="`r.xlsx` has no rates sheet"):
         read_rates(path)
     frame, issues = read_rates(path, header_row=26)
-    assert issues.empty and frame["row"].tolist() == [27]
-    with pytest.raises(LoadError, match="row 40 is blank or past the end; --header-row must give the row"):
+    assert frame["row"].tolist() == [27]
+    assert issues[["sheet", "rule"]].values.tolist() == [["Lookup", "sheet_ignored"]]  # row 26 of Lookup is blank
+    with pytest.raises(LoadError, match=r"Sheets: `S` \(row 40 is blank\); `Lookup` \(row 40 is blank\)\."):
         read_rates(path, header_row=40)
+    with pytest.raises(LoadError, match="row 40 is blank or past the end; --header-row must give the row"):
+        read_rates(path, sheet="S", header_row=40)
 
 
 @pytest.mark.parametrize(("rows", "merges", "fragment"), [
