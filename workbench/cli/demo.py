@@ -52,7 +52,8 @@ class Written:
     """Every file and folder the demo writes, named as it is written and listed again at the end."""
 
     def __init__(self, out: Path, console: Console) -> None:
-        self.out, self.console, self.items = out, console, []  # type: ignore[var-annotated]
+        self.out, self.console = out, console
+        self.items: list[tuple[Path, str]] = []
 
     def __call__(self, path: Path, what: str) -> Path:
         self.items.append((Path(path), what))

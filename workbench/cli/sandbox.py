@@ -152,6 +152,8 @@ def serve(
         config.platform_rooms_path = rooms  # only what was named: never the sample's rooms for your registry
     if fx is not None:
         config.fx_path = fx
+    origin = ("your registry" if registry else "kept in the state" if (directory / "sandbox.sqlite3").exists()
+              else "the sample registry")
 
     def announce(running: RunningSandbox) -> None:
         sb = running.sandbox
@@ -159,7 +161,7 @@ def serve(
         names = ", ".join(f"{p.hotel_code} {p.name}".strip() for p in sb.registry.properties[:5])
         more = f" and {len(sb.registry.properties) - 5} more" if len(sb.registry.properties) > 5 else ""
         console.print(f"  properties    {len(sb.registry.properties)}: {names}{more} "
-                      f"({'your registry' if registry else 'the sample registry'})")
+                      f"({origin})")
         console.print(f"  general host  {running.base_url}")
         console.print(f"  PCI host      {running.secure_base_url}")
         console.print(f"  CA bundle     {running.tls.ca_bundle}")
