@@ -70,12 +70,13 @@ def sentence(r: object, as_of: dt.date) -> tuple[str, str]:
                 f"Please load prices from {human_date(as_of)} up to at least {year_end}.")
     if f == "ending_soon":
         last = pd.Timestamp(start) - pd.Timedelta(days=1)
-        return (f"can be booked only until the night of {human_date(last)}; after that there are no prices.",
+        return (f"can be booked only until the night of {human_date(last)}; after that it cannot be booked.",
                 f"Please load prices after {human_date(last)}, up to at least {year_end}.")
     if f == "gap":
         when = human_range(start, end) if pd.notna(start) else "on some nights"
         nights = f" ({int(r.nights)} nights in all)" if pd.notna(r.nights) and int(r.nights) > 1 else ""  # type: ignore[attr-defined]
-        return (f"has no prices {when}{nights}, so guests cannot book those nights.",
+        those = "that night" if pd.notna(start) and pd.Timestamp(start) == pd.Timestamp(end) else "those nights"
+        return (f"has no prices {when}{nights}, so guests cannot book {those}.",
                 "Please load prices for these nights, or price them 0 if you mean to close them.")
     if f == "short_of_year":
         return (f"has prices for {int(r.nights)} nights ahead; the platform asks for at least a full year.",  # type: ignore[attr-defined]
