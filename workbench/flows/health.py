@@ -153,7 +153,7 @@ def _platform_view(settings: Settings | None, hotels: list[int], reg: Registry, 
     reg_frame = pd.DataFrame({
         "hotel_code": reg_rates["hotel_code"].astype("int64"), "inv_type_code": reg_rates["inv_type_code"],
         "rate_plan_code": reg_rates["rate_plan_code"], "rate_name": reg_rates["rate_name"],
-        "active": reg_rates["active"].fillna(True), "is_child": reg_rates["parent_rate_plan_code"].notna(),
+        "active": reg_rates["active"].fillna(True), "is_child": _child_flag(reg_rates),
         "read_only": reg_rates["read_only"].fillna(False), "follows_price": reg_rates["follows_price"]},
         columns=list(PLATFORM_RATE_COLUMNS)).astype(PLATFORM_RATE_COLUMNS)
     if settings is None or not settings.base_url or not hotels:
@@ -186,7 +186,7 @@ def _platform_view(settings: Settings | None, hotels: list[int], reg: Registry, 
                 amenities.append(pr.amenities[["hotel_code", "inv_code", "amenity_code"]])
                 types_read.add(h)
     links = rr.room_rates
-    child = links["parent_rate_plan_code"].notna()
+    child = _child_flag(links)
     if "follows_price" in links:
         child |= links["follows_price"].astype("Int64").eq(1).fillna(False).astype(bool)
     plat = pd.DataFrame({
@@ -207,3 +207,14 @@ def _platform_view(settings: Settings | None, hotels: list[int], reg: Registry, 
     return PlatformView(plat, rooms, props, read,
                         pd.concat(types, ignore_index=True) if types else None,
                         pd.concat(amenities, ignore_index=True) if amenities else None, frozenset(types_read))
+
+
+def _child_flag(rates: pd.DataFrame) -> pd.Series:
+    """Child rates: flagged by the platform (roomrates ``is_child_rate``) or the registry (``IsChildRate``),
+    or named with a parent rate plan."""
+    child = pd.Series(False, index=rates.index)
+    if "is_child_rate" in rates:
+        child |= rates["is_child_rate"].astype("Int64").eq(1).fillna(False).astype(bool)
+    if "parent_rate_plan_code" in rates:
+        child |= rates["parent_rate_plan_code"].notna()
+    return child

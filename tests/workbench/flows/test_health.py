@@ -61,3 +61,17 @@ def test_a_property_the_platform_does_not_know_is_noted(sandbox, tmp_path: Path)
     health = property_health(sandbox.settings, hotels=[9999999], journal=None, as_of=AS_OF)
     assert health.findings.empty
     assert any("9999999" in n and "could not be read" in n for n in health.notes)
+
+
+def test_child_rates_are_told_apart_by_the_platforms_flag_and_by_a_parent() -> None:
+    """roomrates flags child rates with ``is_child_rate`` and names no parent; a registry may name one."""
+    import pandas as pd
+
+    from workbench.flows.health import _child_flag
+
+    platform = pd.DataFrame({"is_child_rate": pd.array([1, 0, None], dtype="Int64"),
+                             "parent_rate_plan_code": pd.array([None, None, None], dtype="string")})
+    assert _child_flag(platform).tolist() == [True, False, False]
+    registry = pd.DataFrame({"is_child_rate": pd.array([None, False], dtype="boolean"),
+                             "parent_rate_plan_code": pd.array(["5001", None], dtype="string")})
+    assert _child_flag(registry).tolist() == [True, False]
