@@ -164,7 +164,7 @@ def _room_facts(gr: etree._Element) -> tuple[dict[str, object], list[str]]:
     take("room_name", (text.text or "") if text is not None else None, text is not None, number=False)
     for column, name in zip(OCCUPANCY_PART, ("MaxOccupancy", "MaxAdultOccupancy", "MaxChildOccupancy"), strict=True):
         value = occ.get(name) if occ is not None else gr.get(name)
-        take(column, value if value is not None or occ is not None else None, occ is not None or value is not None)
+        take(column, value, occ is not None or value is not None)
     tocc = child(tpa, "Occupancy") if tpa is not None else None
     take("max_child_payable_occupancy", tocc.get("MaxChildPayableOccupancy") if tocc is not None else None,
          tocc is not None)
