@@ -101,7 +101,7 @@ CASES = [
          lambda d, h: xlsx(d / "hidden.xlsx", {"Rates": [H, row(h)], "OLD do not use": [H, row(h, AmountAfterTax=1)]},
                            states={"OLD do not use": "hidden"}), 0,
          ["Skipped sheet OLD do not use of hidden.xlsx (hidden; name it with --sheet to read it)",
-          "warning hidden.xlsx OLD do not use row 1,  = hidden  hidden_sheet\n        hidden sheet `OLD do not use` was "
+          "warning hidden.xlsx OLD do not use row 1 = hidden  hidden_sheet\n        hidden sheet `OLD do not use` was "
           "not read (hidden sheets are never sent); to read it, name it with --sheet", seen("hidden.xlsx", sheet="Rates")]),
     Case("hidden sheet read when named", "named.xlsx",
          lambda d, h: xlsx(d / "named.xlsx", {"Rates": [H, row(h)], "OLD": [H, row(h, AmountAfterTax=1)]},
@@ -208,7 +208,7 @@ CASES = [
          ["1 room type(s), 0 sub-room(s), 0 amenity row(s) read", "0 error(s)"],
          command=["validate", "rooms"], options=["--encoding", "cp1252"]),
     Case("headers and no rows", "empty.csv", lambda d, h: csv_file(d / "empty.csv", [H]), 0,
-         ["warning empty.csv row 1,   no_prices\n        no prices in `empty.csv`: it has a header row but no rows below "
+         ["warning empty.csv row 1  no_prices\n        no prices in `empty.csv`: it has a header row but no rows below "
           "it"]),
     Case("a bad date and a negative price on one row", "both.csv",
          lambda d, h: csv_file(d / "both.csv", [H, row(h, Date="31/12/2027", AmountAfterTax=-5)]), 1,

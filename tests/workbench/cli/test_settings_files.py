@@ -30,6 +30,7 @@ def test_a_sandbox_with_a_relative_state_dir_serves_settings_usable_from_any_fol
         assert Path(settings.ca_bundle).is_absolute() and Path(settings.ca_bundle).is_file()
         assert sb.connection_file == tmp_path / "here" / "sb" / "connection.env"
         run = workbench(["push", "rates", *RATES, "--env-file", str(sb.connection_file), "--as-of", "2026-12-01",
+                         "--registry", str(SAMPLES / "registry.xlsx"),  # what roomrates does not send
                          "--skip-invalid", "--journal", "j.sqlite"], cwd=tmp_path / "elsewhere")
     assert run.returncode == 0, run.stdout + run.stderr
     assert "19 request(s): 19 success" in run.stdout and (tmp_path / "elsewhere" / "j.sqlite").exists()

@@ -133,8 +133,8 @@ def test_frames_are_numbered_in_the_order_given_and_files_keep_their_names() -> 
 def test_rules_over_rows_point_at_the_frame() -> None:
     frame = long_frame(Date=["2027-01-01", "2027-01-01", "2027-01-02"])  # a night priced twice
     dupes = check_rates(frame, as_of=AS_OF).issues.query("rule == 'duplicate_key'")
-    assert list(dupes["row"]) == [2, 3]
-    assert "(<DataFrame 1> row 2, <DataFrame 1> row 3)" in dupes["message"].iloc[0]
+    assert list(dupes["row"]) == [3]  # the repeat; the first occurrence is sent (issue 10)
+    assert "row 2" in dupes["message"].iloc[0] and dupes["severity"].iloc[0] == "warning"
 
 
 def test_skip_invalid_leaves_out_the_frame_rows_with_errors() -> None:
@@ -182,7 +182,8 @@ def test_a_frame_without_columns_or_of_another_type_is_refused_clearly() -> None
 
 def test_an_empty_frame_with_the_columns_is_an_empty_check() -> None:
     check = check_rates(long_frame().iloc[0:0], as_of=AS_OF)
-    assert check.frame.empty and check.issues.empty and check.ok
+    assert check.frame.empty and check.ok  # nothing blocks; the one warning says there is nothing to send
+    assert check.issues[["rule", "severity"]].values.tolist() == [["no_prices", "warning"]]
 
 
 @pytest.mark.parametrize("as_of", ["2026-12-01", dt.date(2026, 12, 1), dt.datetime(2026, 12, 1, 18, 30),

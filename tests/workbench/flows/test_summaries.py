@@ -48,7 +48,7 @@ def test_a_rates_check_shows_its_verdict_counts_by_rule_and_first_issues(rates) 
     root, (by_rule, first) = parts(page)
     text = root.text_content()
     assert f"blocked: {len(rates.errors)} errors to fix (or skip), {len(rates.warnings)} warnings" in text
-    assert "1,287 night prices" in text and "read: rates.xlsx, lisbon_seasons.csv" in text and "as of: 2026-12-01" in text
+    assert "1,288 night prices" in text and "read: rates.xlsx, lisbon_seasons.csv" in text and "as of: 2026-12-01" in text
     assert {(r[0], r[1]): int(r[2]) for r in by_rule[1:]} == rates.issues.groupby(["severity", "rule"]).size().to_dict()
     assert first[0] == ["source", "sheet", "row", "column", "value", "rule", "severity", "message"]
     shown = first[1:]
@@ -86,7 +86,7 @@ def test_issue_values_are_escaped(rates) -> None:
 def test_repr_is_one_line_not_a_frame_dump(rates) -> None:
     text = repr(rates)
     assert "\n" not in text and len(text) < 200
-    assert text.startswith("<RatesCheck: 1,287 night prices") and "blocked: 11 errors" in text
+    assert text.startswith("<RatesCheck: 1,288 night prices") and "blocked: 10 errors" in text
 
 
 def test_a_rooms_check_shows_the_same_summary() -> None:

@@ -125,10 +125,11 @@ def test_rows_skipped_for_errors_are_reported_not_sent(box, write_csv, tmp_path)
     path = write_csv([LONG, [1000001, "101", "5001", "2027-03-01", "129", "EUR"],
                       [1000001, "101", "5001", "2027-03-02", "-1", "EUR"]])
     result = box.push(check_rates(path, as_of=AS_OF), tmp_path, skip_invalid=True)
-    rows = result.rows.set_index("row")
-    assert result.ok and (rows.at[3, "outcome"], rows.at[3, "codes"], rows.at[3, "column"]) == (
-        "not sent", "price_negative", "AmountAfterTax")
-    assert rows.at[3, "message"].startswith("not sent (--skip-invalid): a price cannot be negative")
+    held = result.not_sent.set_index("row")  # rows left out for errors: ``not sent (errors)``, each located
+    assert result.ok and (held.at[3, "outcome"], held.at[3, "codes"], held.at[3, "column"]) == (
+        "not sent (errors)", "price_negative", "AmountAfterTax")
+    assert "a price cannot be negative" in held.at[3, "message"]
+    assert 3 not in set(result.rows["row"])
 
 
 def test_a_property_the_platform_refuses_is_reported_refused_with_its_text_and_ruid(box, write_csv, tmp_path) -> None:
