@@ -5,12 +5,10 @@ from __future__ import annotations
 
 import datetime as dt
 import importlib.util
-from collections.abc import Sequence
 from pathlib import Path
 
 import pandas as pd
 import pytest
-from openpyxl import Workbook
 
 from expectations import validate_rates
 from loaders import LoadError, read_rates, read_rooms
@@ -25,7 +23,8 @@ def _helper(name: str):  # noqa: ANN202 - a module
     return module
 
 
-ODS = _helper("ods_writer")
+SHEETS = _helper("sheet_writers")
+ODS = SHEETS
 H = ["HotelCode", "InvTypeCode", "RatePlanCode", "Date", "AmountAfterTax", "CurrencyCode"]
 GOOD = [1001, "101", "RO", "2027-01-01", 99.5, "EUR"]
 AS_OF = dt.date(2026, 12, 1)
@@ -37,19 +36,7 @@ def row(**changes: object) -> list[object]:
     return [out[h] for h in H]
 
 
-def workbook(path: Path, sheets: dict[str, Sequence[Sequence[object]]], states: dict[str, str] | None = None,
-             merges: dict[str, list[str]] | None = None) -> Path:
-    wb = Workbook()
-    wb.remove(wb.active)
-    for title, rows in sheets.items():
-        ws = wb.create_sheet(title)
-        for r in rows:
-            ws.append(list(r))
-        ws.sheet_state = (states or {}).get(title, "visible")
-        for ref in (merges or {}).get(title, []):
-            ws.merge_cells(ref)
-    wb.save(path)
-    return path
+workbook = SHEETS.write_xlsx
 
 
 def rules(issues: pd.DataFrame) -> list[list[object]]:

@@ -3,7 +3,7 @@ exact message and exit code (0 nothing blocks a push, 1 errors found, 2 the inpu
 and never a traceback.
 
 The files are built here (openpyxl writes hidden sheets, booleans, formulas, merged cells; CSV
-files are written in their encodings; ODS by ``tests/loaders/ods_writer.py``). Each command pays
+files are written in their encodings; ODS by ``tests/loaders/sheet_writers.py``). Each command pays
 about five seconds for importing pandas and Great Expectations, so rows that expect 0 or 1 with the
 same command and options run as one command over their files: that command exits 0 only if each
 file alone would, and exits 1 with each file's own error message shown only if each file alone
@@ -25,7 +25,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
-from openpyxl import Workbook
 
 ROOT = Path(__file__).resolve().parents[3]
 H = ["HotelCode", "InvTypeCode", "RatePlanCode", "Date", "AmountAfterTax", "CurrencyCode"]
@@ -35,8 +34,8 @@ VALIDATE = ["validate", "rates"]
 GERMAN = "Größe"
 
 
-def _ods():  # noqa: ANN202 - the helper module beside the loader tests
-    spec = importlib.util.spec_from_file_location("ods_writer", ROOT / "tests" / "loaders" / "ods_writer.py")
+def _sheets():  # noqa: ANN202 - the helper module beside the loader tests
+    spec = importlib.util.spec_from_file_location("sheet_writers", ROOT / "tests" / "loaders" / "sheet_writers.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
@@ -49,19 +48,7 @@ def row(hotel: int, **changes: object) -> list[object]:
     return [out[h] for h in H]
 
 
-def xlsx(path: Path, sheets: dict[str, Sequence[Sequence[object]]], states: dict[str, str] | None = None,
-         merges: dict[str, list[str]] | None = None) -> Path:
-    wb = Workbook()
-    wb.remove(wb.active)
-    for title, rows in sheets.items():
-        ws = wb.create_sheet(title)
-        for r in rows:
-            ws.append(list(r))
-        ws.sheet_state = (states or {}).get(title, "visible")
-        for ref in (merges or {}).get(title, []):
-            ws.merge_cells(ref)
-    wb.save(path)
-    return path
+xlsx = _sheets().write_xlsx
 
 
 def csv_file(path: Path, rows: Sequence[Sequence[object]], encoding: str = "utf-8", sep: str = ",") -> Path:
@@ -121,7 +108,7 @@ CASES = [
          ["error   guests.csv row 2, NumberOfGuests = TRUE  not_a_number\n        `TRUE` is a yes/no value (TRUE/FALSE), "
           "not a number of guests (a whole number)"]),
     Case("ODS boolean price below a title row", "bool.ods",
-         lambda d, h: _ods().write_ods(d / "bool.ods", {"Rates": [["Summer"], H, row(h),
+         lambda d, h: _sheets().write_ods(d / "bool.ods", {"Rates": [["Summer"], H, row(h),
                                                                  row(h, Date="2027-01-02", AmountAfterTax=False)]}), 1,
          ["error   bool.ods Rates row 4, AmountAfterTax = false  not_a_number\n        `false` is a yes/no value"]),
     Case("formula without a saved value", "formula.xlsx",
@@ -148,7 +135,7 @@ CASES = [
          ["error   wide.xlsx W row 2, 2027-01-01 = 1000000000000000… (309 digits)  not_a_number\n        "
           "`1000000000000000… (309 digits)` is beyond what the platform accepts"]),
     Case("23-digit integer in an ODS", "digits.ods",
-         lambda d, h: _ods().write_ods(d / "digits.ods", {"S": [H, row(h, AmountAfterTax=12345678901234567890123)]}), 1,
+         lambda d, h: _sheets().write_ods(d / "digits.ods", {"S": [H, row(h, AmountAfterTax=12345678901234567890123)]}), 1,
          ["error   digits.ods S row 2, AmountAfterTax = ", "is beyond what the platform accepts"]),
     Case("23-digit hotel id", "hotel.csv", lambda d, h: csv_file(d / "hotel.csv", [H, row(h, HotelCode="1" * 23)]), 1,
          ["error   hotel.csv row 2, HotelCode = 11111111111111111111111  not_a_number\n        "

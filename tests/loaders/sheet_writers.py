@@ -1,5 +1,6 @@
-"""A minimal OpenDocument spreadsheet writer for tests (no ODS writer is installed): strings,
-numbers, booleans and hidden sheets, enough for calamine to read them as LibreOffice writes them."""
+"""Spreadsheet writers for the messy-input tests: an XLSX with hidden sheets and merged cells (openpyxl), and a
+minimal OpenDocument writer (no ODS writer is installed): strings, numbers, booleans and hidden sheets, enough for
+calamine to read them as LibreOffice writes them. Loaded by file path from the loader and CLI tests."""
 
 from __future__ import annotations
 
@@ -7,6 +8,8 @@ import zipfile
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from xml.sax.saxutils import escape, quoteattr
+
+from openpyxl import Workbook
 
 _NS = ('xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" '
        'xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0" '
@@ -47,4 +50,21 @@ def write_ods(path: Path, sheets: dict[str, Sequence[Sequence[object]]], hidden:
         z.writestr(zipfile.ZipInfo("mimetype"), "application/vnd.oasis.opendocument.spreadsheet")
         z.writestr("META-INF/manifest.xml", manifest, compress_type=zipfile.ZIP_DEFLATED)
         z.writestr("content.xml", content, compress_type=zipfile.ZIP_DEFLATED)
+    return path
+
+
+def write_xlsx(path: Path, sheets: dict[str, Sequence[Sequence[object]]], states: dict[str, str] | None = None,
+               merges: dict[str, list[str]] | None = None) -> Path:
+    """An XLSX with one sheet per entry; ``states`` hides sheets (``hidden``/``veryHidden``), ``merges`` merges
+    ranges such as ``"A1:B1"``."""
+    wb = Workbook()
+    wb.remove(wb.active)
+    for title, rows in sheets.items():
+        ws = wb.create_sheet(title)
+        for r in rows:
+            ws.append(list(r))
+        ws.sheet_state = (states or {}).get(title, "visible")
+        for ref in (merges or {}).get(title, []):
+            ws.merge_cells(ref)
+    wb.save(path)
     return path
