@@ -113,6 +113,9 @@ def serve(
     provider_type: Annotated[str, typer.Option(
         "--provider-type", help="The machine account's provider type; `Home` sees OTA_HotelInvNotif deprecated "
                                 "(a DEPRECATED_OPERATION warning before 2026-12-31, an error from then on).")] = "Hotel",
+    rtb_enabled: Annotated[bool, typer.Option(
+        "--rtb-enabled", help="Turn on the provider setting content_api_rtb_enabled: content may create "
+                              "request-to-book properties (BookingModel RTB on New).")] = False,
 ) -> None:
     """Serve the platform sandbox until Ctrl-C; writes STATE_DIR/connection.env for clients."""
     import tempfile
@@ -147,7 +150,8 @@ def serve(
     seed = _registry(registry) if registry else None
     directory = state_dir or Path(tempfile.mkdtemp(prefix="workbench-sandbox-"))
     config = SandboxConfig(state_dir=directory, limits=custom, limit_window=limit_window, faults=faults,
-                           today=pinned, provider_type=provider_type.strip(), registry=seed)
+                           today=pinned, provider_type=provider_type.strip(), registry=seed,
+                           rtb_enabled=rtb_enabled)
     if registry or rooms is not None:
         config.platform_rooms_path = rooms  # only what was named: never the sample's rooms for your registry
     if fx is not None:
@@ -171,9 +175,11 @@ def serve(
                       + ", ".join(f"{k}={v}" for k, v in sorted(sb.limits.limits.items())))
         if sb.faults.spec.active:
             console.print(f"  faults        {faults}")
-        console.print(f"  provider type {sb.config.provider_type}")
+        console.print(f"  provider type {sb.config.provider_type}"
+                      + (" (content_api_rtb_enabled on)" if sb.config.rtb_enabled else ""))
         console.print(f"  calendar      {running.rates_csv_url}")
         console.print(f"  room types    {running.base_url}/_sandbox/rooms.csv (amenities.csv, subrooms.csv)")
+        console.print(f"  content       {running.base_url}/_sandbox/properties.csv (parts: /_sandbox/content/<part>.csv)")
         console.print(f"  request log   {running.requests_csv_url}")
         console.print(f"Client settings: [bold]{running.connection_file}[/] (load with "
                       "Settings.from_file(path)). Ctrl-C stops.")

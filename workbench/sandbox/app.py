@@ -24,7 +24,8 @@ from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import Route
 
 from workbench.ota.ns import UnsafeXMLError, XMLSyntaxError, parse_xml
-from workbench.sandbox import lookups, rooms
+from workbench.sandbox import content, lookups, rooms
+from workbench.sandbox.content_state import PARTS, ContentStore
 from workbench.sandbox.endpoints import BY_NAME, ENDPOINTS, GENERAL, PCI, Endpoint, routes_for
 from workbench.sandbox.faults import FaultInjector
 from workbench.sandbox.fx import DEFAULT_FX_FILE, read_fx_table
@@ -62,7 +63,8 @@ class SandboxConfig:
     spec's table by endpoint name or ``all``; ``today`` pins the CET date of the rate window and of
     the ``OTA_HotelInvNotif`` sunset; ``provider_type`` is the machine account's provider type
     (``Home`` sees ``OTA_HotelInvNotif`` deprecated); ``platform_rooms_path`` adds amenities, beds
-    and sub-rooms to the seeded room types (None: none).
+    and sub-rooms to the seeded room types (None: none); ``rtb_enabled`` is the provider setting
+    ``content_api_rtb_enabled`` (content may create request-to-book properties).
 
     A new state is seeded from ``registry`` (properties, rooms, room-rates already read, e.g. by
     ``workbench sandbox serve --registry``) or else the workbook at ``registry_path``. The sample
@@ -83,6 +85,7 @@ class SandboxConfig:
     password: str | None = None  # None: generated once and kept in the state
     provider_type: str = "Hotel"
     platform_rooms_path: Path | None = DEFAULT_PLATFORM_ROOMS
+    rtb_enabled: bool = False  # the provider setting content_api_rtb_enabled (BookingModel RTB on New)
 
 
 @dataclass
@@ -121,6 +124,7 @@ class Sandbox:
         self.room_types = RoomTypeStore(self.store)
         self.room_types.seed_if_new(self.registry, rooms_seed(config))
         self.room_codes = default_room_codes()
+        self.content = ContentStore(self.store)
         self.limits = SlidingWindowLimits(config.limits, config.limit_window)
         self.faults = FaultInjector(config.faults)
         username, stored = self.store.account(config.username)
@@ -341,6 +345,8 @@ BUILTIN_HANDLERS: dict[str, Handler] = {
     "roomrates": _roomrates,
     "currencies": _static(lookups.currencies),
     "countries": _static(lookups.countries),
+    "citytaxcategory": content.citytaxcategory,
+    "OTA_HotelDescriptiveContentNotif": content.content_notif,
     "reservations": _reservations,
     "OTA_HotelResNotif": _res_notif,
 }
@@ -420,7 +426,17 @@ def create_app(config: SandboxConfig | None = None, handlers: Mapping[str, Handl
     routes = [r for e in ENDPOINTS for r in platform_route(e)]
     routes += [Route(f"/_sandbox/{kind}.csv", room_csv(kind)) for kind in ("rooms", "subrooms", "amenities")]
     routes += [Route("/_sandbox/rooms/{hotel:int}/{inv}/active", set_room_active, methods=["POST"])]
-    routes += [Route("/_sandbox/properties.csv", registry_csv(lookups.properties_csv)),
+    async def properties_csv(request: Request) -> Response:  # registry and content properties, with status
+        return PlainTextResponse(sandbox.content.properties_csv(sandbox.registry), media_type="text/csv; charset=utf-8")
+
+    async def content_csv(request: Request) -> Response:
+        part = request.path_params["part"]
+        if part not in PARTS:
+            return JSONResponse({"error": f"no content part `{part}` (known: {', '.join(PARTS)})", "ruid": new_ruid()},
+                                status_code=404)
+        return PlainTextResponse(sandbox.content.part_csv(part), media_type="text/csv; charset=utf-8")
+
+    routes += [Route("/_sandbox/properties.csv", properties_csv), Route("/_sandbox/content/{part}.csv", content_csv),
                Route("/_sandbox/room_rates.csv", registry_csv(lookups.room_rates_csv))]
     routes += [Route("/_sandbox/rates.csv", rates_csv), Route("/_sandbox/requests.csv", requests_csv),
                Route("/_sandbox/health", health), Route("/_sandbox/faults", set_faults, methods=["POST"])]

@@ -14,6 +14,9 @@ Format: comma-separated ``key=value`` items, e.g.
 ``retry_after`` seconds in Retry-After of injected 429/503 (default 1; ``none`` omits it)
 ``seed``        random seed, for repeatable runs
 ``ops``         restrict faults (and latency) to these operations: ``ops=roomrates|currencies``
+``buildhotel``  content calls answered ``BuildHotel`` (property left Closed): ``buildhotel=2`` (the next
+                two calls), ``buildhotel=H-7x3`` (the next three for custom ID or HotelCode ``H-7``),
+                several joined by ``|``: ``buildhotel=H-7x2|1000001x1``
 ==============  ===========================================================================
 """
 
@@ -56,6 +59,7 @@ class FaultSpec:
     seed: int | None = None
     ops: frozenset[str] = frozenset()
     text: str = ""
+    build_hotel: tuple[tuple[str, int], ...] = ()  # (custom ID or HotelCode, or "*" for any; times)
 
     @classmethod
     def parse(cls, spec: str | None) -> FaultSpec:
@@ -63,6 +67,7 @@ class FaultSpec:
         shares: dict[str, float] = {}
         retry_after: float | None
         burst, retry_after, seed, ops = 1, 1.0, None, frozenset[str]()
+        build_hotel: list[tuple[str, int]] = []
         for item in (spec or "").split(","):
             item = item.strip()
             if not item:
@@ -93,15 +98,30 @@ class FaultSpec:
                 seed = int(value)
             elif key == "ops":
                 ops = frozenset(o.strip() for o in value.split("|") if o.strip())
+            elif key == "buildhotel":
+                build_hotel += [_build_hotel(v.strip()) for v in value.split("|") if v.strip()]
             else:
-                raise ValueError(f"unknown fault `{key}` (known: latency, {', '.join(KINDS)}, retry_after, seed, ops)")
+                raise ValueError(f"unknown fault `{key}` (known: latency, {', '.join(KINDS)}, retry_after, seed, ops, "
+                                 "buildhotel)")
         if sum(shares.values()) > 1:
             raise ValueError(f"fault shares add up to {sum(shares.values()):g}, more than 1")
-        return cls(latency, shares, burst, retry_after, seed, ops, spec or "")
+        return cls(latency, shares, burst, retry_after, seed, ops, spec or "", tuple(build_hotel))
 
     @property
     def active(self) -> bool:
-        return self.latency[1] > 0 or any(v > 0 for v in self.shares.values())
+        return self.latency[1] > 0 or any(v > 0 for v in self.shares.values()) or bool(self.build_hotel)
+
+
+def _build_hotel(item: str) -> tuple[str, int]:
+    """``3`` -> ("*", 3); ``H-7x2`` -> ("H-7", 2); ``H-7`` -> ("H-7", 1)."""
+    if item.isdigit():
+        count, key = int(item), "*"
+    else:
+        head, sep, tail = item.rpartition("x")
+        key, count = (head, int(tail)) if sep and head and tail.isdigit() else (item, 1)
+    if count < 1:
+        raise ValueError(f"fault `buildhotel`: `{item}` asks for {count} times; give a positive number")
+    return key, count
 
 
 class FaultInjector:
@@ -114,6 +134,7 @@ class FaultInjector:
         self.spec = spec if isinstance(spec, FaultSpec) else FaultSpec.parse(spec)
         self._rng = random.Random(self.spec.seed)
         self._burst_left = 0
+        self._build_hotel_left = dict(self.spec.build_hotel)
 
     def applies(self, operation: str) -> bool:
         return not self.spec.ops or operation in self.spec.ops
@@ -140,3 +161,13 @@ class FaultInjector:
                     self._burst_left = self.spec.burst_429 - 1
                 return kind
         return None
+
+    def build_hotel(self, keys: tuple[str | None, ...]) -> bool:
+        """Whether this content call (for these custom ID / HotelCode keys) gets ``BuildHotel``; each
+        answer uses up one of the configured times (a named key before the any-property ``*``)."""
+        for key in (*[k for k in keys if k], "*"):
+            left = self._build_hotel_left.get(key, 0)
+            if left > 0:
+                self._build_hotel_left[key] = left - 1
+                return True
+        return False

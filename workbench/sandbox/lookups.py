@@ -1,6 +1,7 @@
 """Read operations: ``/hotels/xml/roomrates`` (rooms and their rate plans), ``/xml/currencies``
 and ``/xml/countries`` (code lists from CLDR via babel), and the sandbox-only CSVs of the facts
-the platform keeps to itself (``/_sandbox/properties.csv``, ``/_sandbox/room_rates.csv``)."""
+the platform keeps to itself (``/_sandbox/room_rates.csv``; ``/_sandbox/properties.csv`` is
+:mod:`workbench.sandbox.content_state`'s, with the properties content created)."""
 
 from __future__ import annotations
 
@@ -45,7 +46,7 @@ def roomrates(registry: Registry, hotel_id: int) -> etree._Element:
     (spec E5 shows nothing beyond ``hotel_id``): ``<rooms><room id hotel_id hotel_name max_children
     room_name><rates><rate id rate_name max_persons policy policy_id [is_child_rate="1"]
     [readonly="1"]/>``. Nothing more: no parent rate, no FollowsPrice, no currency, no pricing model
-    (the platform sends none of them; :func:`room_rates_csv` and :func:`properties_csv` serve them
+    (the platform sends none of them; :func:`room_rates_csv` and ``/_sandbox/properties.csv`` serve them
     to tests under ``/_sandbox/``). A property not connected: ``<error>…</error>``.
     """
     prop = next((p for p in registry.properties if p.hotel_code == hotel_id), None)
@@ -75,13 +76,6 @@ def _csv(header: list[str], rows: list[list[object]]) -> str:
     w.writerow(header)
     w.writerows(rows)
     return out.getvalue()
-
-
-def properties_csv(registry: Registry) -> str:
-    """``HotelCode, HotelName, CurrencyCode, PricingModel, CountryCode``: what the platform knows of each
-    property and does not send (the headers of a registry's properties sheet)."""
-    return _csv(["HotelCode", "HotelName", "CurrencyCode", "PricingModel", "CountryCode"],
-                [[p.hotel_code, p.name, p.currency, p.pricing_model, p.country] for p in registry.properties])
 
 
 def room_rates_csv(registry: Registry) -> str:

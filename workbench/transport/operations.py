@@ -88,6 +88,7 @@ class Deprecation:
 DEPRECATIONS: dict[str, Deprecation] = {
     "OTA_HotelInvNotif": Deprecation(dt.date(2026, 12, 31), "the modular Rooms and Facilities interfaces",
                                      frozenset({"home"})),
+    "OTA_HotelDescriptiveContentNotif": Deprecation(dt.date(2026, 12, 31), "the Property and Contacts interfaces"),
 }
 
 
