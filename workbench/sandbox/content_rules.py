@@ -426,12 +426,13 @@ def _invoice(c: _Checker, facts: ContentFacts) -> None:
         c.error("MISSING_INVOICE_FIELD", "InvoiceDetails needs InvoiceTaxType@Type (`CNPJ` or `CPF`)", details)
     elif kind in ("CNPJ", "CPF"):
         size = 14 if kind == "CNPJ" else 11
+        held = child(details, "InvoiceTaxNumber")
+        at = held if held is not None else details
         if not number.isdigit() or len(number) != size:
-            c.error("INVALID_TAX_NUMBER", f"a {kind} has {size} digits (no punctuation); `{number}` is not that",
-                    child(details, "InvoiceTaxNumber") or details, value=number)
-        elif not country_facts.tax_number_valid(kind, number):
-            c.error("INVALID_TAX_NUMBER", f"the {kind} `{number}` has wrong check digits", child(details, "InvoiceTaxNumber"),
+            c.error("INVALID_TAX_NUMBER", f"a {kind} has {size} digits (no punctuation); `{number}` is not that", at,
                     value=number)
+        elif not country_facts.tax_number_valid(kind, number):
+            c.error("INVALID_TAX_NUMBER", f"the {kind} `{number}` has wrong check digits", at, value=number)
     if not attr(child(details, "InvoiceAddress"), "Email"):
         c.error("MISSING_INVOICE_FIELD", "InvoiceDetails needs InvoiceAddress@Email", details)
     hall = attr(child(details, "CityHallInfo"), "Id")

@@ -24,6 +24,7 @@ from workbench.sandbox.app import Sandbox, SandboxConfig, create_app
 RATES_PATH = "/hotels/ota/OTA_HotelRateAmountNotif"
 INV_NOTIF_PATH = "/hotels/ota/OTA_HotelInvNotif"
 DESCRIPTIVE_INFO_PATH = "/hotels/ota/OTA_HotelDescriptiveInfo"
+CONTENT_PATH = "/hotels/ota/OTA_HotelDescriptiveContentNotif"
 XML_HEADERS = {"Content-Type": "application/xml"}
 
 
@@ -172,8 +173,13 @@ class InProcess:
     def descriptive_info(self, *hotels: object, namespace: bool = True) -> httpx.Response:
         return self.post(DESCRIPTIVE_INFO_PATH, descriptive_info_request(*hotels, namespace=namespace))
 
+    def content(self, body: bytes) -> httpx.Response:
+        """POST an ``OTA_HotelDescriptiveContentNotifRQ`` (written by the test: the sandbox has no builder for it)."""
+        return self.post(CONTENT_PATH, body)
+
     def table(self, kind: str) -> list[dict[str, str]]:
-        """``rooms``, ``subrooms`` or ``amenities`` (``/_sandbox/<kind>.csv``) as rows."""
+        """``rooms``, ``subrooms``, ``amenities``, ``properties`` or ``content/<part>`` (``/_sandbox/<kind>.csv``)
+        as rows."""
         return list(csv.DictReader(io.StringIO(self.request("GET", f"/_sandbox/{kind}.csv").text)))
 
     def requests(self) -> list[dict[str, str]]:

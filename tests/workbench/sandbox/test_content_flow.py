@@ -45,7 +45,7 @@ def box(**config) -> InProcess:
 
 
 def send(sb: InProcess, body: str) -> etree._Element:
-    r = sb.post(PATH, body.encode("utf-8"))
+    r = sb.content(body.encode("utf-8"))
     assert r.status_code == 200, r.text
     assert parse_response(r.content).ruid
     return etree.fromstring(r.content)
@@ -67,7 +67,7 @@ def table(sb: InProcess, path: str) -> list[dict[str, str]]:
 
 
 def created(sb: InProcess) -> list[dict[str, str]]:
-    return [p for p in table(sb, "/_sandbox/properties.csv") if p["Source"] == "content"]
+    return [p for p in sb.table("properties") if p["Source"] == "content"]
 
 
 def test_new_answers_the_published_shape():
