@@ -10,9 +10,7 @@ property instead of making a second.
 
 from __future__ import annotations
 
-import csv
 import hashlib
-import io
 from dataclasses import astuple, dataclass, fields
 from datetime import UTC, datetime
 
@@ -20,6 +18,7 @@ from lxml import etree
 
 from workbench.ota.ns import localname, parse_xml
 from workbench.sandbox.content_rules import path_all
+from workbench.sandbox.lookups import csv_text
 from workbench.sandbox.seed import Registry
 from workbench.sandbox.store import Store
 
@@ -148,7 +147,7 @@ class ContentStore:
         for c in content.values():
             rows.append([c.hotel_code, c.name or "", c.currency or "", "", c.country or "",
                          *_content_cells(c, "content")])
-        return _csv(list(PROPERTIES_CSV_COLUMNS), rows)
+        return csv_text(list(PROPERTIES_CSV_COLUMNS), rows)
 
     def part_csv(self, part: str) -> str:
         """One row per element of ``part`` in every stored content: ``HotelCode``, then the element's
@@ -164,7 +163,7 @@ class ContentStore:
         columns: list[str] = ["HotelCode"]
         for row in rows:
             columns += [k for k in row if k not in columns]
-        return _csv(columns, [[row.get(k, "") for k in columns] for row in rows])
+        return csv_text(columns, [[row.get(k, "") for k in columns] for row in rows])
 
 
 def _content_cells(c: ContentProperty | None, source: str) -> list[object]:
@@ -194,11 +193,3 @@ def flatten(el: etree._Element) -> dict[str, str]:
 
     walk(el, "")
     return {k: ";".join(v) for k, v in row.items()}
-
-
-def _csv(header: list[str], rows: list[list[object]]) -> str:
-    out = io.StringIO()
-    w = csv.writer(out, lineterminator="\n")
-    w.writerow(header)
-    w.writerows(rows)
-    return out.getvalue()
