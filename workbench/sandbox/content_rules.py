@@ -150,8 +150,11 @@ def attr(el: etree._Element | None, name: str) -> str | None:
     """An attribute by local name, stripped; None when absent."""
     if el is None:
         return None
-    for k, v in el.attrib.items():
-        if str(k).rsplit("}", 1)[-1] == name:
+    value = el.get(name)
+    if value is not None:
+        return str(value).strip()
+    for k, v in el.attrib.items():  # a namespace-qualified attribute, rarely sent
+        if str(k).endswith("}" + name):
             return str(v).strip()
     return None
 
@@ -210,12 +213,37 @@ def name_problems(name: str) -> list[tuple[str, str]]:
     return found
 
 
+def index(hdc: etree._Element) -> dict[str, list[etree._Element]]:
+    """Every element under ``hdc`` by its path of local names (``Policies/Policy/PolicyInfo``), in
+    document order; ``""`` is ``hdc`` itself. One walk instead of one per rule."""
+    found: dict[str, list[etree._Element]] = {"": [hdc]}
+
+    def walk(el: etree._Element, prefix: str) -> None:
+        for kid in el:
+            if isinstance(kid.tag, str):
+                path = f"{prefix}/{localname(kid)}" if prefix else localname(kid)
+                found.setdefault(path, []).append(kid)
+                walk(kid, path)
+
+    walk(hdc, "")
+    return found
+
+
 class _Checker:
     def __init__(self, hdc: etree._Element, hotel_key: str) -> None:
         self.hdc = hdc
         self.key = hotel_key
         self.errors: list[Issue] = []
         self.warnings: list[Issue] = []
+        self._index = index(hdc)
+
+    def all(self, path: str) -> list[etree._Element]:
+        """Every element at ``path`` under HDC (see :func:`path_all`)."""
+        return self._index.get(path, [])
+
+    def one(self, path: str) -> etree._Element | None:
+        found = self._index.get(path)
+        return found[0] if found else None
 
     def details(self, el: etree._Element | None, extra: dict[str, object] | None = None) -> str:
         items: dict[str, object] = {"property": self.key}
@@ -254,7 +282,7 @@ def check_content(hdc: etree._Element, *, notif_type: str, today: date, rtb_enab
 
 def _enums(c: _Checker) -> None:
     for path, name, allowed in ENUMS:
-        for el in path_all(c.hdc, path):
+        for el in c.all(path):
             value = attr(el, name)
             if value is not None and value not in allowed:
                 c.error("INVALID_VALUE", f"{name} `{value}` is not one of: {', '.join(allowed)}", el,
@@ -285,7 +313,7 @@ def _header(c: _Checker, facts: ContentFacts, creating: bool) -> None:
 
 
 def _contacts(c: _Checker, facts: ContentFacts, creating: bool) -> None:
-    infos = path_all(c.hdc, "ContactInfos/ContactInfo")
+    infos = c.all("ContactInfos/ContactInfo")
     by_type: dict[str, etree._Element] = {}
     for info in infos:
         kind = attr(info, "ContactProfileType")
@@ -373,8 +401,8 @@ def _phone(c: _Checker, phone: etree._Element) -> None:
 
 
 def _hotel_info(c: _Checker, facts: ContentFacts, creating: bool) -> None:
-    info = path_one(c.hdc, "HotelInfo")
-    position = path_one(c.hdc, "HotelInfo/Position")
+    info = c.one("HotelInfo")
+    position = c.one("HotelInfo/Position")
     lat, lon = _float(attr(position, "Latitude")), _float(attr(position, "Longitude"))
     if position is not None and (lat is None or lon is None or not -90 <= lat <= 90 or not -180 <= lon <= 180):
         c.error("INVALID_COORDINATES", "Position@Latitude must be a number in -90..90 and @Longitude in -180..180",
@@ -398,23 +426,23 @@ def _hotel_info(c: _Checker, facts: ContentFacts, creating: bool) -> None:
         c.error("MISSING_HOTEL_INFO", "HotelInfo is required")
     if lat is None or lon is None:
         c.error("MISSING_POSITION", "a new property needs HotelInfo/Position@Latitude and @Longitude")
-    if path_one(c.hdc, "HotelInfo/OwnershipManagementInfos") is None or \
-            _int(attr(path_one(c.hdc, "HotelInfo/OwnershipManagementInfos/OwnershipManagementInfo/CompanyName"),
+    if c.one("HotelInfo/OwnershipManagementInfos") is None or \
+            _int(attr(c.one("HotelInfo/OwnershipManagementInfos/OwnershipManagementInfo/CompanyName"),
                       "Code")) is None:
         c.error("MISSING_LEGAL_ENTITY", "a new property needs its legal entity id: HotelInfo/"
                                         "OwnershipManagementInfos/OwnershipManagementInfo/CompanyName@Code (a number)")
-    if _int(attr(path_one(c.hdc, "HotelInfo/CategoryCodes/GuestRoomInfo"), "Quantity")) is None:
+    if _int(attr(c.one("HotelInfo/CategoryCodes/GuestRoomInfo"), "Quantity")) is None:
         c.error("MISSING_SELLABLE_UNITS", "a new property needs the number of sellable units: "
                                           "HotelInfo/CategoryCodes/GuestRoomInfo@Quantity")
-    if _int(attr(path_one(c.hdc, "HotelInfo/CategoryCodes/HotelCategory"), "Code")) is None:
+    if _int(attr(c.one("HotelInfo/CategoryCodes/HotelCategory"), "Code")) is None:
         c.error("MISSING_PROPERTY_CLASS", "a new property needs its property class type code: "
                                           "HotelInfo/CategoryCodes/HotelCategory@Code")
-    if not any(attr(el, "LanguageCode") for el in path_all(c.hdc, "HotelInfo/Languages/Language")):
+    if not any(attr(el, "LanguageCode") for el in c.all("HotelInfo/Languages/Language")):
         c.error("MISSING_LANGUAGE", "a new property needs at least one HotelInfo/Languages/Language@LanguageCode")
 
 
 def _invoice(c: _Checker, facts: ContentFacts) -> None:
-    details = path_one(c.hdc, "HotelInfo/TPA_Extensions/InvoiceDetails")
+    details = c.one("HotelInfo/TPA_Extensions/InvoiceDetails")
     if details is None:
         if facts.country == "BR":
             c.error("MISSING_INVOICE_DETAILS", "a Brazilian property needs HotelInfo/TPA_Extensions/InvoiceDetails "
@@ -456,11 +484,11 @@ def _invoice(c: _Checker, facts: ContentFacts) -> None:
 
 
 def _policies(c: _Checker, creating: bool) -> None:
-    policies = path_all(c.hdc, "Policies/Policy")
-    if creating and not path_all(c.hdc, "Policies/Policy/CancelPolicy/CancelPenalty"):
+    policies = c.all("Policies/Policy")
+    if creating and not c.all("Policies/Policy/CancelPolicy/CancelPenalty"):
         c.warn("DEFAULT_POLICY_APPLIED", "no cancellation policy given: the fully flexible policy "
                                          "(PolicyCode 152) is applied to the new property")
-    info = path_one(c.hdc, "Policies/Policy/PolicyInfo")
+    info = c.one("Policies/Policy/PolicyInfo")
     for name in ("CheckInTime", "CheckOutTime"):
         value = attr(info, name)
         if value and not CHECK_TIME.fullmatch(value):
@@ -468,12 +496,12 @@ def _policies(c: _Checker, creating: bool) -> None:
                     attribute=name, value=value)
         if creating and not value:
             c.error("MISSING_CHECK_IN_OUT", f"a new property needs Policies/Policy/PolicyInfo@{name}")
-    for penalty in path_all(c.hdc, "Policies/Policy/CancelPolicy/CancelPenalty"):
+    for penalty in c.all("Policies/Policy/CancelPolicy/CancelPenalty"):
         if path_one(penalty, "TPA_Extensions/NoShowPolicy") is None or \
                 not attr(path_one(penalty, "TPA_Extensions/NoShowPolicy"), "Penalty"):
             c.error("MISSING_NO_SHOW_POLICY", "CancelPenalty needs TPA_Extensions/NoShowPolicy@Penalty "
                                               "(`total_price` or `default`)", penalty)
-    for pets in path_all(c.hdc, "Policies/Policy/PetsPolicies"):
+    for pets in c.all("Policies/Policy/PetsPolicies"):
         if attr(pets, "PetsAllowedCode") in ("Pets Allowed", "Pets By Arrangements") and child(pets, "PetsPolicy") is None:
             c.error("PETS_POLICY_REQUIRED", f"PetsAllowedCode `{attr(pets, 'PetsAllowedCode')}` needs a PetsPolicy "
                                             "(NonRefundableFee `free` or `charges_may_apply`)", pets)
@@ -546,7 +574,7 @@ def _allowed(c: _Checker, el: etree._Element | None, name: str, ok: Callable[[in
 
 def _tpa(c: _Checker, facts: ContentFacts, creating: bool, rtb_enabled: bool,
          categories: list[CityTaxCategory]) -> None:
-    tpa = path_one(c.hdc, "TPA_Extensions")
+    tpa = c.one("TPA_Extensions")
     _allowed(c, child(tpa, "TotalNumberOfFloors") if tpa is not None else None, "Number",
              lambda n: 0 <= n <= MAX_FLOORS, "TOO_MANY_FLOORS", f"must be a whole number 0..{MAX_FLOORS}")
     grace = child(tpa, "CancellationGracePeriod") if tpa is not None else None
@@ -566,7 +594,7 @@ def _tpa(c: _Checker, facts: ContentFacts, creating: bool, rtb_enabled: bool,
         value = attr(guest, name)
         if value is not None and not TIME.fullmatch(value):
             c.error("INVALID_TIME", f"GuestInformation@{name} `{value}` is not HH:MM", guest, attribute=name, value=value)
-    for phrase in path_all(c.hdc, "TPA_Extensions/StandardPhrases/StandardPhrase"):
+    for phrase in c.all("TPA_Extensions/StandardPhrases/StandardPhrase"):
         name = attr(phrase, "Name") or ""
         if name in PHRASES_WITH_OPTIONS and attr(phrase, "Enabled") != "0" and \
                 not any(attr(o, "Name") for o in path_all(phrase, "Options/Option")):
@@ -576,24 +604,24 @@ def _tpa(c: _Checker, facts: ContentFacts, creating: bool, rtb_enabled: bool,
         if not name or attr(phrase, "Enabled") is None:
             c.error("MISSING_ATTRIBUTE", "StandardPhrase needs Name and Enabled", phrase)
     _tax_info(c, facts, categories)
-    model = attr(path_one(c.hdc, "TPA_Extensions/BookingModel"), "Type")
+    model = attr(c.one("TPA_Extensions/BookingModel"), "Type")
     facts.booking_model = model
     if model == "RTB":
         if not creating:
             c.error("RTB_NEW_ONLY", "BookingModel RTB (request to book) can be set only when creating a property "
-                                    "(New), not on an Overlay", path_one(c.hdc, "TPA_Extensions/BookingModel"))
+                                    "(New), not on an Overlay", c.one("TPA_Extensions/BookingModel"))
         elif not rtb_enabled:
             c.error("RTB_NOT_ENABLED", "BookingModel RTB needs the provider setting content_api_rtb_enabled; ask the "
-                                       "platform to enable it, or send IB", path_one(c.hdc, "TPA_Extensions/BookingModel"))
-    pricing = attr(path_one(c.hdc, "TPA_Extensions/PricingType"), "Value")
+                                       "platform to enable it, or send IB", c.one("TPA_Extensions/BookingModel"))
+    pricing = attr(c.one("TPA_Extensions/PricingType"), "Value")
     if pricing in ("OBP", "LOS"):
         c.warn("PRICING_TYPE_CERTIFICATION", f"PricingType {pricing} needs certification of the connection; "
                                              "without it the property keeps Standard pricing",
-               path_one(c.hdc, "TPA_Extensions/PricingType"))
+               c.one("TPA_Extensions/PricingType"))
 
 
 def _tax_info(c: _Checker, facts: ContentFacts, categories: list[CityTaxCategory]) -> None:
-    info = path_one(c.hdc, "TPA_Extensions/PropertyTaxInfo")
+    info = c.one("TPA_Extensions/PropertyTaxInfo")
     if info is None:
         return
     answers = {n: attr(info, n) for n in ("PropertyRegisteredInVcs", "PropertyHasVat", "PropertyDeclaresRevenue")}
@@ -618,7 +646,7 @@ def _tax_info(c: _Checker, facts: ContentFacts, categories: list[CityTaxCategory
 
 
 def _services(c: _Checker, currency: str | None) -> None:
-    for service in path_all(c.hdc, "HotelInfo/Services/Service"):
+    for service in c.all("HotelInfo/Services/Service"):
         code = _int(attr(service, "Code"))
         if code is None:
             c.error("MISSING_CODE", "Service@Code is required", service)
@@ -633,7 +661,7 @@ def _services(c: _Checker, currency: str | None) -> None:
 
 
 def _restaurants_and_routes(c: _Checker) -> None:
-    for restaurant in path_all(c.hdc, "FacilityInfo/Restaurants/Restaurant"):
+    for restaurant in c.all("FacilityInfo/Restaurants/Restaurant"):
         times = path_all(restaurant, "OperationSchedules/OperationSchedule/OperationTimes/OperationTime")
         if times and attr(restaurant, "OfferBreakfast") != "1":
             c.error("SCHEDULE_BREAKFAST_ONLY", "opening times (OperationSchedules) are taken for breakfast only: set "
@@ -644,11 +672,11 @@ def _restaurants_and_routes(c: _Checker) -> None:
                 if value is None or not TIME.fullmatch(value):
                     c.error("INVALID_TIME", f"OperationTime@{name} `{value or '(none)'}` is required, HH:MM", t,
                             attribute=name)
-    for attraction in path_all(c.hdc, "AreaInfo/Attractions/Attraction"):
+    for attraction in c.all("AreaInfo/Attractions/Attraction"):
         missing = [n for n in ("AttractionCategoryCode", "AttractionName", "Distance") if not attr(attraction, n)]
         if missing:
             c.error("MISSING_ATTRIBUTE", f"Attraction needs {', '.join(missing)}", attraction)
-    legs = path_all(c.hdc, "HotelInfo/RelativePositions/RelativePosition/Transportations/Transportation/"
+    legs = c.all("HotelInfo/RelativePositions/RelativePosition/Transportations/Transportation/"
                            "TPA_Extensions/Route/Leg")
     for leg in legs:
         code = _int(attr(child(leg, "TransportType"), "Code"))
@@ -663,8 +691,8 @@ def _restaurants_and_routes(c: _Checker) -> None:
 
 
 def _awards(c: _Checker) -> None:
-    klass = _int(attr(path_one(c.hdc, "HotelInfo/CategoryCodes/HotelCategory"), "Code"))
-    for award in path_all(c.hdc, "AffiliationInfo/Awards/Award"):
+    klass = _int(attr(c.one("HotelInfo/CategoryCodes/HotelCategory"), "Code"))
+    for award in c.all("AffiliationInfo/Awards/Award"):
         if attr(award, "Provider") != "Star rating":
             continue
         rating = attr(award, "Rating")
