@@ -408,7 +408,8 @@ def create_app(config: SandboxConfig | None = None, handlers: Mapping[str, Handl
     async def health(request: Request) -> Response:
         return JSONResponse({"status": "ok", "hosts": sandbox.hosts, "today": sandbox.today().isoformat(),
                              "limits": sandbox.limits.limits, "limit_window": sandbox.limits.window,
-                             "faults": sandbox.faults.spec.text, "ruid": new_ruid()})
+                             "faults": sandbox.faults.spec.text, "rtb_enabled": sandbox.config.rtb_enabled,
+                             "ruid": new_ruid()})
 
     async def set_faults(request: Request) -> Response:
         text = (await request.body()).decode("utf-8", "replace").strip()

@@ -121,6 +121,10 @@ class ContentStore:
         found = self._select("build_key = ? AND built = 0", (key,))
         return found[0] if found else None
 
+    def created(self, hotel_code: int | None) -> bool:
+        """Whether content created this property and its build succeeded (room types can be added to it)."""
+        return hotel_code is not None and bool(self._select("hotel_code = ? AND built = 1", (hotel_code,)))
+
     def all(self) -> list[ContentProperty]:
         return self._select("1 = 1", ())
 

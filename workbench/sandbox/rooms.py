@@ -57,7 +57,8 @@ def _hotel(sb: Sandbox, raw: str | None) -> tuple[int | None, Issue | None]:
     if not raw:
         return None, Issue("MISSING_HOTEL_CODE", "the request names no HotelCode")
     hotel = int(raw) if raw.isdigit() else None
-    if hotel is None or hotel not in {p.hotel_code for p in sb.store.properties()}:
+    known = hotel is not None and (hotel in {p.hotel_code for p in sb.store.properties()} or sb.content.created(hotel))
+    if not known:
         return None, Issue("UNKNOWN_HOTEL", "the property does not exist or is not connected to this account",
                            f"hotel_id={raw}")
     return hotel, None

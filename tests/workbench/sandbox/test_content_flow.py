@@ -353,3 +353,27 @@ def test_content_over_real_https():
             lookup = client.post("/hotels/xml/citytaxcategory", content=b"<request><country>BR</country></request>",
                                  headers=FORM)
             assert lookup.status_code == 200 and len(etree.fromstring(lookup.content)) == 6
+
+
+def test_room_types_can_be_added_to_a_property_content_created():
+    sb = box()
+    try:
+        room = (b'<OTA_HotelInvNotifRQ xmlns="http://www.opentravel.org/OTA/2003/05" Version="1.0">'
+                b'<SellableProducts HotelCode="1000006"><SellableProduct InvNotifType="New"><GuestRoom>'
+                b'<Room RoomType="9"/><Occupancy MaxOccupancy="2" MaxAdultOccupancy="2" MaxChildOccupancy="0"/>'
+                b"<Description><Text>Canal Double</Text></Description></GuestRoom></SellableProduct>"
+                b"</SellableProducts></OTA_HotelInvNotifRQ>")
+        assert "UNKNOWN_HOTEL" in parse_response(sb.inv_notif(room).content).error_codes
+        assert unique_id(send(sb, B.NL)) == "1000006"
+        assert parse_response(sb.inv_notif(room).content).success
+        assert [r["RoomTypeName"] for r in sb.table("rooms") if r["HotelCode"] == "1000006"] == ["Canal Double"]
+    finally:
+        sb.close()
+
+
+def test_health_shows_the_rtb_setting():
+    sb = box(rtb_enabled=True)
+    try:
+        assert sb.request("GET", "/_sandbox/health").json()["rtb_enabled"] is True
+    finally:
+        sb.close()
