@@ -98,8 +98,9 @@ def serve(
         "--faults", help="Fault injection, e.g. `latency=50ms,5xx=0.1,429=0.05x3,drop=0.05,malformed=0.02` "
                          "(see docs/sandbox.md).")] = "",
     today: Annotated[str | None, typer.Option(
-        "--today", help="Pin the sandbox's date (YYYY-MM-DD, CET) for the rate date window; default: "
-                        "today in Europe/Amsterdam.", show_default=False)] = None,
+        "--today", help="Pin the sandbox's date (YYYY-MM-DD, CET) for the rate date window and the "
+                        "sunsets (content, and OTA_HotelInvNotif for Home); default: today in Europe/Amsterdam.",
+        show_default=False)] = None,
     registry: Annotated[list[Path] | None, typer.Option(
         "--registry", help="Your property registry (properties, rooms, room-rates: a workbook or CSV files, as "
                            "for `validate --registry`; may repeat) to seed a new state from; default: the "
