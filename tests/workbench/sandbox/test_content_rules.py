@@ -11,6 +11,8 @@ import io
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from lxml import etree
 
 from workbench.ota.response import parse_response
@@ -345,3 +347,56 @@ def test_warnings_pricing_type_and_default_policy(sb):
     r = send(sb, body)
     codes = [w.get("Code") for w in etree.fromstring(r.content).iterfind("o:Warnings/o:Warning", NS)]
     assert codes == ["DEPRECATED_OPERATION", "DEFAULT_POLICY_APPLIED", "PRICING_TYPE_CERTIFICATION"]
+
+
+# --- names from the rules' grammar ------------------------------------------------------------------
+_LOWER = st.sampled_from("abcdefghijklmnopqrstuvwxyzéèüöçñøåßαβγδжзий")
+_OTHER = st.sampled_from("ABCDEFGHIJKLMNOPQRSTUVWXYZÉÜÖΑΒЖЗ日本東京ホテル")
+_SYMBOL = st.sampled_from(list("!#&`'\"-, "))
+_DIGITS = st.integers(1, 5).flatmap(lambda n: st.text("0123456789", min_size=n, max_size=n))
+_TOKEN = st.one_of(_OTHER, _SYMBOL, _DIGITS, st.text(_LOWER, min_size=1, max_size=8))
+
+
+@st.composite
+def names(draw) -> str:
+    """A name the rules take: one lower-case letter at least (so not all upper case), runs of at most
+    five digits (a letter between digit tokens), only allowed symbols, 3..255 characters."""
+    tokens = [draw(st.text(_LOWER, min_size=1, max_size=6))]
+    for token in draw(st.lists(_TOKEN, max_size=30)):
+        if token.isdigit() and tokens[-1][-1:].isdigit():
+            tokens.append("a")
+        tokens.append(token)
+    name = "".join(tokens)
+    name = (name + "inn")[:255] if len(name) < 3 else name[:255]
+    return name
+
+
+@settings(max_examples=200, deadline=None)
+@given(name=names())
+def test_names_from_the_grammar_are_accepted(name):
+    assert name_problems(name) == []
+
+
+@settings(max_examples=200, deadline=None)
+@given(name=names(), where=st.integers(0, 255), bad=st.sampled_from(list("@;:/\\()[]{}<>*+=?%$€_|~^")))
+def test_one_character_not_allowed_is_refused(name, where, bad):
+    i = where % (len(name) + 1)
+    assert "NAME_CHARACTERS" in [code for code, _ in name_problems((name[:i] + bad + name[i:])[:255])]
+
+
+@settings(max_examples=100, deadline=None)
+@given(name=names(), digits=st.text("0123456789", min_size=6, max_size=12))
+def test_six_digits_in_a_row_are_refused(name, digits):
+    assert "NAME_DIGITS" in [code for code, _ in name_problems((name + " " + digits)[-255:])]
+
+
+@settings(max_examples=100, deadline=None)
+@given(name=names())
+def test_the_name_in_upper_case_is_refused(name):
+    assert "NAME_ALL_UPPERCASE" in [code for code, _ in name_problems(name.upper())]
+
+
+def test_a_request_without_the_ota_namespace_is_read_the_same(sb):
+    body = edit(NL, (' xmlns="http://www.opentravel.org/OTA/2003/05"', ""), ('ID="NL-1"', 'ID="NL-no-ns"'))
+    r = send(sb, body)
+    assert errors(r) == [] and etree.fromstring(r.content).find("o:UniqueID", NS) is not None
