@@ -115,7 +115,7 @@ def _read_sheet(raw: RawSheet) -> tuple[pd.DataFrame, list[str]]:
         blank = pd.Series(out[name]).isna() & cell(name).isna()
         for i in blank[blank].index:
             bad.append(f"{where(raw.source, raw.sheet)} row {int(rows[i])}, column `{raw.header[cols[name]]}`: "
-                       f"is blank (every waiver needs a {name})")
+                       f"is blank (every waiver needs `{name}`)")
     start, end = pd.Series(out["start"]), pd.Series(out["end"])
     backwards = start.notna() & end.notna() & (end < start)
     for i in backwards[backwards].index:

@@ -127,7 +127,8 @@ def _by_rule(issues: pd.DataFrame, waived: pd.DataFrame | None) -> str:
 
 
 def _property(lines: pd.DataFrame) -> pd.Series:
-    return lines["hotel_code"].map(text, na_action="ignore").fillna("").astype(str)
+    return pd.Series(lines["hotel_code"].astype("Int64").astype("string").fillna("").to_numpy(dtype=object),
+                     index=lines.index)
 
 
 def _sections(lines: pd.DataFrame) -> list[str]:
@@ -156,9 +157,12 @@ def _sections(lines: pd.DataFrame) -> list[str]:
     shown = per.head(MAX_SECTIONS)
     quota = max(MIN_PER_SECTION, MAX_LINES // max(1, len(shown)))
     nights, weekdays = nights_text(lines), weekdays_text(lines)
-    by_prop = pd.Series(np.arange(len(lines))).groupby(prop.to_numpy(), sort=False)
+    codes, uniques = pd.factorize(prop.to_numpy(dtype=object))
+    order = np.argsort(codes, kind="stable")
+    bounds = np.searchsorted(codes[order], np.arange(len(uniques) + 1))
+    where = {str(u): order[bounds[k]:bounds[k + 1]] for k, u in enumerate(uniques)}
     for code, r in shown.iterrows():
-        pos = by_prop.get_group(code).to_numpy()
+        pos = where[str(code)]
         title = f"Property {e(str(code))}" if code else "Issues of no one property (a file, a sheet, a coverage gap)"
         out.append(f"<section class='prop' id='p-{e(str(code))}' data-prop='{e(str(code))}'><h2>{title}</h2>"
                    f"<p class='note'>{r.errors:,} errors · {r.warnings:,} warnings · {r.lines:,} lines</p>")
