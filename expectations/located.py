@@ -9,6 +9,7 @@ range row or a wide row). Issues with no row (a room-rate's coverage, a whole fi
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 
 from loaders.unread import unread_rows
@@ -32,41 +33,71 @@ def locate_issues(issues: pd.DataFrame, rates: pd.DataFrame | None) -> pd.DataFr
     out = empty_locations(issues.index)
     if rates is None or issues.empty:
         return out
-    parts = [rates]
     held = unread_rows(rates)
-    if held is not None:
-        parts.append(held)
     cols = [*_KEY, "amount_column", *_WHAT, "date"]
-    f = pd.concat([p[cols] for p in parts], ignore_index=True) if len(parts) > 1 else rates[cols]
+    f = pd.concat([rates[cols], held[cols]], ignore_index=True) if held is not None else rates[cols]
     f = f[f["row"].notna()]
-    if f.empty:
+    if f.empty or issues["row"].notna().sum() == 0:
         return out
-    f = f.astype({"row": "int64"})
-    issue_rows = issues["row"].astype("Int64")
-    located = issue_rows.notna()
-    if not located.any():
-        return out
-    iss = issues.loc[located, ["source", "sheet", "column"]].assign(row=issue_rows[located].astype("int64"))
-    iss = iss.assign(source=iss["source"].astype("string").fillna(""), sheet=iss["sheet"].astype("string").fillna(""),
-                     column=iss["column"].astype("string").fillna(""))
-    f = f.assign(source=f["source"].astype("string").fillna(""), sheet=f["sheet"].astype("string").fillna(""),
-                 amount_column=f["amount_column"].astype("string").fillna(""))
-    by_cell = _spans(f, [*_KEY, "amount_column"]).rename(columns={"amount_column": "column"})
-    by_row = _spans(f, _KEY)
-    cell = iss.reset_index().merge(by_cell, on=[*_KEY, "column"], how="left").set_index("index")
-    row = iss.reset_index().merge(by_row, on=_KEY, how="left").set_index("index")
-    use_cell = cell["first"].notna() | cell["hotel_code"].notna()
-    for c, t in LOCATION_COLUMNS.items():
-        values = cell[c].where(use_cell, row[c])
-        out.loc[values.index, c] = values.astype(t)
+    # every key as one int64: (source, sheet) code, row, and for a cell the column's code
+    src_f, src_i = _codes(f["source"], issues["source"])
+    sh_f, sh_i = _codes(f["sheet"], issues["sheet"])
+    col_f, col_i = _codes(f["amount_column"], issues["column"])
+    n_sheets, n_cols = int(max(sh_f.max(), sh_i.max())) + 2, int(max(col_f.max(), col_i.max())) + 2
+    row_f = (src_f * n_sheets + sh_f) * (1 << 32) + f["row"].to_numpy(dtype=np.int64)
+    issue_row = issues["row"].astype("Int64")
+    row_i = (src_i * n_sheets + sh_i) * (1 << 32) + issue_row.fillna(-1).to_numpy(dtype=np.int64)
+    what, first_row = combined_codes([f[c] for c in _WHAT])
+    combos = f[_WHAT].iloc[first_row].reset_index(drop=True)
+    day = f["date"].to_numpy("datetime64[D]").astype(np.int64)
+    day = np.where(f["date"].isna().to_numpy(), np.iinfo(np.int64).min, day)
+    cell = _spans(row_f * n_cols + col_f, what, day, row_i * n_cols + col_i)
+    row = _spans(row_f, what, day, row_i)
+    use_cell = cell[0] >= 0
+    found = np.where(use_cell, cell[0], row[0])
+    first = np.where(use_cell, cell[1], row[1])
+    last = np.where(use_cell, cell[2], row[2])
+    found[issue_row.isna().to_numpy()] = -1
+    known = found >= 0
+    for c in _WHAT:
+        values = combos[c].take(np.where(known, found, 0)).to_numpy()
+        out[c] = pd.Series(values, index=issues.index).astype(LOCATION_COLUMNS[c]).where(known)
+    no_day = ~known | (first == np.iinfo(np.int64).min)
+    for c, days in (("first", first), ("last", last)):
+        stamps = np.where(no_day, 0, days).astype("datetime64[D]").astype("datetime64[ns]")
+        out[c] = pd.Series(stamps, index=issues.index).where(~no_day)
     return out
 
 
-def _spans(f: pd.DataFrame, key: list[str]) -> pd.DataFrame:
-    """Per ``key``: the property, room and rate when all its rows agree (else blank), first and last night."""
-    g = f.groupby(key, sort=False, dropna=False)
-    out = g.agg(first=("date", "min"), last=("date", "max"),
-                **{c: (c, "first") for c in _WHAT}, **{f"n_{c}": (c, "nunique") for c in _WHAT})
-    for c in _WHAT:
-        out[c] = out[c].where(out[f"n_{c}"] <= 1)
-    return out.drop(columns=[f"n_{c}" for c in _WHAT]).reset_index()
+def combined_codes(columns: list[pd.Series] | list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """One code per distinct combination of the columns' values (a missing value is a value), numbered
+    in order of appearance, and the position of each code's first row; without building tuples."""
+    code = np.zeros(len(columns[0]), dtype=np.int64)
+    for col in columns:
+        part, uniques = pd.factorize(col, use_na_sentinel=False)
+        code, _ = pd.factorize(code * (len(uniques) + 1) + part)
+    code = code.astype(np.int64)
+    first = np.full(int(code.max()) + 1 if len(code) else 0, len(code), dtype=np.int64)
+    np.minimum.at(first, code, np.arange(len(code)))
+    return code, first
+
+
+def _codes(a: pd.Series, b: pd.Series) -> tuple[np.ndarray, np.ndarray]:
+    """Codes of ``a`` and ``b`` in one numbering (a blank is ``""``)."""
+    both = pd.concat([a.astype("string").fillna(""), b.astype("string").fillna("")], ignore_index=True)
+    codes, _ = pd.factorize(both)
+    return codes[:len(a)].astype(np.int64), codes[len(a):].astype(np.int64)
+
+
+def _spans(key: np.ndarray, what: np.ndarray, day: np.ndarray, wanted: np.ndarray
+           ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """For each ``wanted`` key: the (hotel, room, rate) code when all its rows agree (-1 when they do
+    not, or the key is unknown), and its first and last day."""
+    g = pd.DataFrame({"k": key, "w": what, "d": day}).groupby("k", sort=False)
+    agg = pd.DataFrame({"wmin": g["w"].min(), "wmax": g["w"].max(), "dmin": g["d"].min(), "dmax": g["d"].max()})
+    at = agg.reindex(wanted)
+    w = np.where(at["wmin"].to_numpy() == at["wmax"].to_numpy(), at["wmin"].to_numpy(), -1)
+    w = np.nan_to_num(w.astype(np.float64), nan=-1).astype(np.int64)
+    lo = np.nan_to_num(at["dmin"].to_numpy(dtype=np.float64), nan=np.iinfo(np.int64).min).astype(np.int64)
+    hi = np.nan_to_num(at["dmax"].to_numpy(dtype=np.float64), nan=np.iinfo(np.int64).min).astype(np.int64)
+    return w, lo, hi

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from expectations.located import LOCATION_COLUMNS, empty_locations
+from expectations.located import LOCATION_COLUMNS, combined_codes, empty_locations
 
 ALL_DAYS = 0b1111111  # bit 0 = Monday ... bit 6 = Sunday
 DAY_NAMES = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
@@ -51,12 +51,8 @@ def issue_ranges(issues: pd.DataFrame, located: pd.DataFrame | None = None, by: 
     first = loc["first"].to_numpy("datetime64[D]")
     last = loc["last"].to_numpy("datetime64[D]")
     one_night = ~np.isnat(first) & (first == last)
-    key = pd.MultiIndex.from_arrays([issues["severity"].astype("string").fillna("").to_numpy(),
-                                     issues["rule"].astype("string").fillna("").to_numpy(),
-                                     loc["hotel_code"].to_numpy(), loc["inv_type_code"].to_numpy(),
-                                     loc["rate_plan_code"].to_numpy(), message_template(issues["message"]).to_numpy(),
-                                     *(issues[c].astype("string").fillna("").to_numpy() for c in by)])
-    group, _ = pd.factorize(key, use_na_sentinel=False)
+    group, _ = combined_codes([issues["severity"], issues["rule"], loc["hotel_code"], loc["inv_type_code"],
+                               loc["rate_plan_code"], message_template(issues["message"]), *(issues[c] for c in by)])
     line_of = np.empty(n, dtype=np.int64)
     # nights of one group: distinct (group, day), sorted; runs of consecutive days, then weekly chains
     pos = np.flatnonzero(one_night)
