@@ -4,7 +4,9 @@ An issue names a cell (``source, sheet, row, column``); the rates frame knows th
 rate plan and night of every cell it read (``amount_column``), and the loader keeps the rows it
 could not read in full (``loaders.unread``). An issue on a price cell gets that cell's night; an
 issue on another cell of the row (a currency, a room id) gets the row's nights (several for a
-range row or a wide row). Issues with no row (a room-rate's coverage, a whole file) stay blank.
+range row or a wide row). Issues with no row (a whole file) stay blank. A few rules are about a
+whole room-rate or property although they sit on its first row: they get no night (:data:`ROOM_RATE_RULES`)
+or only the property (:data:`PROPERTY_RULES`).
 """
 
 from __future__ import annotations
@@ -17,6 +19,10 @@ from loaders.unread import unread_rows
 #: Columns :func:`locate_issues` returns, index-aligned with the issues.
 LOCATION_COLUMNS: dict[str, str] = {"hotel_code": "Int64", "inv_type_code": "string", "rate_plan_code": "string",
                                     "first": "datetime64[ns]", "last": "datetime64[ns]"}
+#: Rules about a room-rate as a whole (on its first row): located to the room-rate, not to a night.
+ROOM_RATE_RULES = frozenset({"coverage"})
+#: Rules about a property as a whole (on its first row): located to the property only.
+PROPERTY_RULES = frozenset({"not_checked", "unknown_property"})
 _KEY = ["source", "sheet", "row"]
 _WHAT = ["hotel_code", "inv_type_code", "rate_plan_code"]
 
@@ -62,7 +68,10 @@ def locate_issues(issues: pd.DataFrame, rates: pd.DataFrame | None) -> pd.DataFr
     for c in _WHAT:
         values = combos[c].take(np.where(known, found, 0)).to_numpy()
         out[c] = pd.Series(values, index=issues.index).astype(LOCATION_COLUMNS[c]).where(known)
-    no_day = ~known | (first == np.iinfo(np.int64).min)
+    whole = issues["rule"].isin(ROOM_RATE_RULES | PROPERTY_RULES).to_numpy(dtype=bool, na_value=False)
+    for c in ("inv_type_code", "rate_plan_code"):
+        out[c] = out[c].mask(issues["rule"].isin(PROPERTY_RULES).to_numpy(dtype=bool, na_value=False))
+    no_day = ~known | (first == np.iinfo(np.int64).min) | whole
     for c, days in (("first", first), ("last", last)):
         stamps = np.where(no_day, 0, days).astype("datetime64[D]").astype("datetime64[ns]")
         out[c] = pd.Series(stamps, index=issues.index).where(~no_day)
