@@ -70,15 +70,15 @@ def apply_waivers(issues: pd.DataFrame, located: pd.DataFrame, waivers: pd.DataF
 
 
 def _matches(w: dict[str, Any], issues: pd.DataFrame, located: pd.DataFrame) -> np.ndarray:
-    hit = (issues["rule"] == w['rule']).to_numpy(dtype=bool, na_value=False)
-    for col, value in (("hotel_code", w['hotel_code']), ("inv_type_code", w['inv_type_code']),
-                       ("rate_plan_code", w['rate_plan_code'])):
+    hit = (issues["rule"] == w["rule"]).to_numpy(dtype=bool, na_value=False)
+    for col, value in (("hotel_code", w["hotel_code"]), ("inv_type_code", w["inv_type_code"]),
+                       ("rate_plan_code", w["rate_plan_code"])):
         if not pd.isna(value):
             hit &= (located[col] == value).to_numpy(dtype=bool, na_value=False)
-    if not pd.isna(w['start']):
-        hit &= (located["first"] >= w['start']).to_numpy(dtype=bool, na_value=False)
-    if not pd.isna(w['end']):
-        hit &= (located["last"] <= w['end']).to_numpy(dtype=bool, na_value=False)
+    if not pd.isna(w["start"]):
+        hit &= (located["first"] >= w["start"]).to_numpy(dtype=bool, na_value=False)
+    if not pd.isna(w["end"]):
+        hit &= (located["last"] <= w["end"]).to_numpy(dtype=bool, na_value=False)
     return hit
 
 

@@ -188,8 +188,9 @@ def _line_table(lines: pd.DataFrame, nights: pd.Series, weekdays: pd.Series, ext
     for i, (sev, rule, room, rate, n, source, sheet, rws, column, value, message, *more) in enumerate(zip(*cols,
                                                                                                          strict=True)):
         shown_sev = severity or text(sev)
-        where = " · ".join(x for x in (text(source), text(sheet), f"row {rws}" if "–" not in text(rws) and text(rws)
-                                       else (f"rows {rws}" if text(rws) else "")) if x)
+        span = text(rws)
+        at_rows = f"{'rows' if '–' in span else 'row'} {span}" if span else ""
+        where = " · ".join(x for x in (text(source), text(sheet), at_rows) if x)
         cells = [text(room), text(rate), nights.iloc[i], weekdays.iloc[i]]
         tail = "".join(f"<td>{e(text(x))}</td>" for x in more)
         rows.append(f"<tr class='{e(shown_sev)}' data-sev='{e(shown_sev)}' data-rule='{e(text(rule))}'>"
