@@ -184,14 +184,15 @@ def _lines_sheet(wb: Workbook, name: str, lines: pd.DataFrame, links: list[str],
     for c in ws[1]:
         c.font = Font(bold=True)
     sev_col = list(columns).index("severity") + 1
+    fill_severity = extra is None
     for values, link in zip(table[list(columns)].itertuples(index=False), links, strict=True):
         ws.append([_cell(v) for v in values] + ["open" if link else ""])
         if link:
             cell = ws.cell(row=ws.max_row, column=len(columns) + 1)
             cell.hyperlink = Hyperlink(ref=cell.coordinate, location=link, display="open")
             cell.font = Font(color="0563C1", underline="single")
-        ws.cell(row=ws.max_row, column=sev_col).fill = FILLS.get(name == "Issues" and str(values[0]) or "",
-                                                                  PatternFill())
+        if fill_severity:  # waived warnings stay unfilled: they count nowhere
+            ws.cell(row=ws.max_row, column=sev_col).fill = FILLS.get(text(values[sev_col - 1]), PatternFill())
     ws.freeze_panes = "A2"
     ws.auto_filter.ref = ws.dimensions
     widths = {"message": 90, "nights": 24, "source": 22, "rule": 24, "value": 16}

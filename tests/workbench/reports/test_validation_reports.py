@@ -69,6 +69,7 @@ def test_xlsx_marks_the_failing_cells_in_the_analysts_sheets(check, tmp_path) ->
     header = [c.value for c in issues_sheet[1]]
     assert sum(r[header.index("issues")] for r in issues_sheet.iter_rows(min_row=2, values_only=True)) \
         == len(check.issues)  # one row per range line, every issue in one of them
+    assert issues_sheet["A2"].value == "error" and issues_sheet["A2"].fill.fgColor.rgb.endswith("FFC7CE")
     go_to = issues_sheet[1][header.index("go to cell")].column_letter
     links = [c.hyperlink.location for c in issues_sheet[go_to][1:] if c.hyperlink]
     assert "'rates Amsterdam'!E272" in links
