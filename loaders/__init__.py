@@ -10,7 +10,8 @@ from loaders.rates import Loaded, read_rates, sheet_headers, weekday_mask
 from loaders.registry import Registry, read_registry
 from loaders.rooms import RoomsLoaded, read_rooms
 from loaders.schemas import AMENITIES_COLUMNS, RATES_COLUMNS, ROOMS_COLUMNS, SUBROOMS_COLUMNS
+from loaders.waivers import read_waivers
 
 __all__ = ["AMENITIES_COLUMNS", "ISSUE_COLUMNS", "LoadError", "Loaded", "RATES_COLUMNS", "ROOMS_COLUMNS", "Registry",
            "RoomsLoaded", "SUBROOMS_COLUMNS", "empty_issues", "read_rates", "read_registry", "read_rooms",
-           "sheet_headers", "weekday_mask"]
+           "read_waivers", "sheet_headers", "weekday_mask"]

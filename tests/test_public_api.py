@@ -24,7 +24,7 @@ EXPORTED = {
     "loaders": [
         "AMENITIES_COLUMNS", "ISSUE_COLUMNS", "LoadError", "Loaded", "RATES_COLUMNS", "ROOMS_COLUMNS", "Registry",
         "RoomsLoaded", "SUBROOMS_COLUMNS", "empty_issues", "read_rates", "read_registry", "read_rooms",
-        "sheet_headers", "weekday_mask",
+        "read_waivers", "sheet_headers", "weekday_mask",
     ],
     "expectations": [
         "FxTable", "ISSUE_COLUMNS", "bed_types", "cet_today", "date_window", "has_errors", "read_fx_table",

@@ -118,7 +118,7 @@ def _validate(out: Path, console: Console, wrote: Written):
     for ext, what in (("html", "validation report (open in a browser)"),
                       ("xlsx", "validation report: your sheets with the failing cells marked"),
                       ("csv", "validation report: every issue, one per line")):
-        wrote(write_report(check.issues, out / f"rates-validation.{ext}", ctx), what)
+        wrote(write_report(check.issues, out / f"rates-validation.{ext}", ctx, rates=check.frame), what)
     return check
 
 

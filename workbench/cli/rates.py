@@ -31,6 +31,10 @@ EncodingOpt = Annotated[str | None, typer.Option(
 HeaderRowOpt = Annotated[int | None, typer.Option(
     "--header-row", min=1, help="Row holding the column names, counted as in Excel (1 = first row); default: the "
                                 "first of the first 20 rows naming known columns.", show_default=False)]
+WaiversOpt = Annotated[Path | None, typer.Option(
+    "--waivers", help="Waivers file (CSV/XLSX: rule, property, room, rate, start, end, reason, who, expires): "
+                      "matching warnings are shown as waived and count nowhere; errors are never waived.",
+    show_default=False)]
 SKIPPED_RULES = ("hidden_sheet", "sheet_ignored")
 
 
@@ -80,6 +84,18 @@ def _check(files: list[Path], sheet: list[str] | None, registry: list[Path] | No
         fail(str(exc))
 
 
+def _apply_waivers(check, waivers: Path | None):
+    """``check`` with ``--waivers`` applied, and one line saying how many warnings they set aside;
+    a waivers file that cannot be used raises ``LoadError`` naming its cells."""
+    if waivers is None:
+        return check
+    check = check.waive(waivers)
+    if len(check.waived):
+        console.print(f"[dim]{len(check.waived):,} warning(s) waived by {escape(waivers.name)}: listed apart in the "
+                      "reports, counted nowhere[/]")
+    return check
+
+
 ReportOpt = Annotated[list[Path] | None, typer.Option(
     "--report", help="Write a report; the extension picks the format: .csv, .xlsx (your sheets with the "
                      "failing cells marked) or .html. May repeat.", show_default=False)]
@@ -109,19 +125,25 @@ def validate_rates_cmd(
     show: Annotated[int, typer.Option(help="How many issues to print.")] = 20,
     encoding: EncodingOpt = None,
     header_row: HeaderRowOpt = None,
+    waivers: WaiversOpt = None,
 ) -> None:
     """Check rates files. Exit code 0: no errors; 1: errors found; 2: the input cannot be used."""
+    from loaders import LoadError
     from workbench.reports.validation import ReportContext, check_report_path, write_report
 
     check_paths(report, check_report_path)
     check = _check(files, sheet, registry, _as_of(as_of), fx, encoding=encoding, header_row=header_row)
+    try:
+        check = _apply_waivers(check, waivers)
+    except LoadError as exc:
+        fail(str(exc))
     print_issues(check.issues, rows=len(check.frame), limit=show)
     _print_not_checked(check)
     ctx = ReportContext(title="Rates validation", files=check.files, as_of=check.as_of, rows_checked=len(check.frame))
     for path in report or []:
         try:
             with console.status(f"Writing {path}…"):
-                done = write_report(check.issues, path, ctx)
+                done = write_report(check.issues, path, ctx, rates=check.frame, waived=check.waived)
         except (ValueError, OSError) as exc:
             fail(f"cannot write the report `{path}`: {exc}")
         written(done)
@@ -179,6 +201,7 @@ def push_rates_cmd(
     fx: FxOpt = None,
     encoding: EncodingOpt = None,
     header_row: HeaderRowOpt = None,
+    waivers: WaiversOpt = None,
 ) -> None:
     """Send rates as OTA_HotelRateAmountNotif requests (one hotel and month each), or write them with --dry-run.
 
@@ -197,6 +220,7 @@ def push_rates_cmd(
         try:
             spelling = load_settings(env_file).weekday_spelling
             check = _load_and_check(files, sheet, registry, day, fx, encoding=encoding, header_row=header_row)
+            check = _apply_waivers(check, waivers)
         except (LoadError, WorkbenchError) as exc:
             reports.nothing_sent(str(exc))
             fail(str(exc))
@@ -224,6 +248,7 @@ def push_rates_cmd(
         extra = _platform_registry(files, sheet, settings, encoding, header_row) if fetch_registry else None
         check = _load_and_check(files, sheet, registry, day, fx, extra_registry=extra, encoding=encoding,
                                 header_row=header_row)
+        check = _apply_waivers(check, waivers)
     except (LoadError, WorkbenchError) as exc:
         reports.nothing_sent(str(exc), target=target)
         fail(str(exc))

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import ClassVar, TypeAlias
 
@@ -21,10 +21,13 @@ import pandas as pd
 
 from expectations import FxTable, read_fx_table, validate_rates
 from expectations.groups import missing_facts
+from expectations.located import locate_issues
 from expectations.rates import as_of_date, repeats
+from expectations.waivers import apply_waivers, empty_waived
 from loaders import RATES_COLUMNS, Registry, read_rates, read_registry
 from loaders.issues import combine
 from loaders.schemas import empty_rates as empty_rates_frame
+from loaders.waivers import read_waivers
 from workbench.config import Settings
 from workbench.display import Summary, Table
 from workbench.errors import BlockedByErrors
@@ -43,25 +46,38 @@ from workbench.writers.push import (
 PathLike = str | Path
 DRY_RUN_ROWS = 10  # requests a dry run's summary lists
 RatesInput: TypeAlias = "str | Path | pd.DataFrame"  # a file, or a frame read like a sheet (workbench.flows.frames)
+WaiversInput: TypeAlias = "str | Path | pd.DataFrame | Iterable[str | Path]"  # files, or a read_waivers frame
 
 
 @dataclass(repr=False)
 class RatesCheck(IssuesView):
-    """A loaded and validated set of rates: the canonical ``frame`` and its ``issues``."""
+    """A loaded and validated set of rates: the canonical ``frame`` and its ``issues``; ``waived``:
+    the warnings waivers set aside (they count nowhere; see :meth:`waive`)."""
 
     frame: pd.DataFrame
     issues: pd.DataFrame
     registry: Registry
     as_of: dt.date
     files: list[Path] = field(default_factory=list)
+    waived: pd.DataFrame = field(default_factory=empty_waived)
     title: ClassVar[str] = "Rates check"
 
     def facts(self) -> list[tuple[str, str]]:
         frames = sorted({str(s) for s in pd.concat([self.frame["source"], self.issues["source"]]).dropna()
                          if str(s).startswith("<DataFrame")})
         read = [p.name for p in self.files] + frames
+        waived = [(f"{len(self.waived):,}", "warnings waived")] if len(self.waived) else []
         return [(f"{len(self.frame):,}", "night prices"), (", ".join(read) or "nothing", "read:"),
-                (f"{self.as_of:%Y-%m-%d}", "as of:")]
+                (f"{self.as_of:%Y-%m-%d}", "as of:"), *waived]
+
+    def waive(self, waivers: WaiversInput) -> RatesCheck:
+        """This check with ``waivers`` applied (a waivers file, several, or a :func:`loaders.waivers.read_waivers`
+        frame): matching warnings move to ``waived``; errors stay (a waiver on one is reported, as is an
+        expired waiver). A bad waivers file raises :class:`~loaders.LoadError` naming its cells."""
+        table = waivers if isinstance(waivers, pd.DataFrame) else read_waivers(waivers)
+        done = apply_waivers(self.issues, locate_issues(self.issues, self.frame), table, self.as_of)
+        waived = pd.concat([w for w in (self.waived, done.waived) if len(w)] or [empty_waived()], ignore_index=True)
+        return replace(self, issues=done.issues, waived=waived)
 
     def invalid_mask(self) -> np.ndarray:
         """Rows of ``frame`` touched by an error: the whole sheet row, or for a wide sheet only the
@@ -118,13 +134,14 @@ class RatesCheck(IssuesView):
 def check_rates(files: RatesInput | Iterable[RatesInput], *, sheet: str | Sequence[str] | None = None,
                 registry: Registry | PathLike | Iterable[PathLike] | None = None, as_of: dt.date | str | None = None,
                 fx: FxTable | PathLike | None = None, encoding: str | None = None,
-                header_row: int | None = None) -> RatesCheck:
+                header_row: int | None = None, waivers: WaiversInput | None = None) -> RatesCheck:
     """Load rates files (or frames) and check them against the platform's rules.
 
     ``files`` are paths of CSV/Excel files and/or pandas frames; a frame is read like a sheet in the
     long layout, its issues pointing at ``<DataFrame 1>`` row = its position + 2 (see
     :mod:`workbench.flows.frames`). ``as_of`` is a date or ``YYYY-MM-DD`` text (default: today in CET).
     ``encoding`` and ``header_row`` apply to the files (see :func:`loaders.read_rates`).
+    ``waivers`` (a waivers file or frame) set accepted warnings aside: see :meth:`RatesCheck.waive`.
     """
     inputs = [files] if isinstance(files, (str, Path, pd.DataFrame)) else list(files)
     as_of = as_of_date(as_of)
@@ -137,7 +154,8 @@ def check_rates(files: RatesInput | Iterable[RatesInput], *, sheet: str | Sequen
     fx_table = fx if isinstance(fx, FxTable) else read_fx_table(fx)
     frame, load_issues = _load(inputs, sheet, encoding=encoding, header_row=header_row)
     issues = validate_rates(frame, registry=reg, as_of=as_of, fx=fx_table, load_issues=load_issues)
-    return RatesCheck(frame, issues, reg, as_of, [Path(p) for p in inputs if not isinstance(p, pd.DataFrame)])
+    check = RatesCheck(frame, issues, reg, as_of, [Path(p) for p in inputs if not isinstance(p, pd.DataFrame)])
+    return check if waivers is None else check.waive(waivers)
 
 
 def _load(inputs: list[RatesInput], sheet: str | Sequence[str] | None, *, encoding: str | None = None,

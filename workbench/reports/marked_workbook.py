@@ -1,4 +1,6 @@
-"""The analyst's own sheets with failing cells highlighted and commented, plus an Issues sheet.
+"""The analyst's own sheets with failing cells highlighted and commented, plus an Issues sheet
+(one row per issue, or with ``ranges`` one row per range line, linking to its first cell) and a
+Waived sheet for the warnings waivers set aside (their cells are not marked).
 
 With one Excel source, that workbook itself is copied and marked (its formatting is kept);
 with several sources or CSV files, each sheet's values are copied into a new workbook.
@@ -7,6 +9,7 @@ with several sources or CSV files, each sheet's values are copied into a new wor
 from __future__ import annotations
 
 import datetime as dt
+import numbers
 from collections import defaultdict
 from collections.abc import Sequence
 from pathlib import Path
@@ -19,11 +22,15 @@ from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.hyperlink import Hyperlink
 from openpyxl.worksheet.worksheet import Worksheet
 
+from workbench.reports.ranges import IssueRanges, nights_text, weekdays_text
+from workbench.reports.text import text
+
 FILLS = {"error": PatternFill("solid", fgColor="FFC7CE"), "warning": PatternFill("solid", fgColor="FFEB9C")}
 EXCEL = {".xlsx", ".xlsm"}
 
 
-def write_marked_workbook(issues: pd.DataFrame, path: Path, files: Sequence[Path], title: str = "Issues") -> Path:
+def write_marked_workbook(issues: pd.DataFrame, path: Path, files: Sequence[Path], title: str = "Issues", *,
+                          ranges: IssueRanges | None = None, waived: IssueRanges | None = None) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     files = [Path(f) for f in files]
     sheet_of: dict[tuple[str, str], Worksheet] = {}
@@ -38,7 +45,14 @@ def write_marked_workbook(issues: pd.DataFrame, path: Path, files: Sequence[Path
             for sheet_name, ws in _copy_values(wb, f):
                 sheet_of[(f.name, sheet_name)] = ws
     links = _mark(issues, sheet_of)
-    _issues_sheet(wb, issues, links, title)
+    if ranges is None:
+        _issues_sheet(wb, issues, links, title)
+    else:
+        _lines_sheet(wb, "Issues", ranges.lines, [links[i] for i in ranges.lines["first_index"]], 0)
+    if waived is not None and len(waived.lines):
+        _lines_sheet(wb, "Waived", waived.lines, [""] * len(waived.lines), 1,
+                     extra={"waiver_reason": "reason", "waived_by": "who", "waiver": "waiver"})
+    wb.active = 0
     wb.save(path)
     return path
 
@@ -152,3 +166,42 @@ def _issues_sheet(wb: Workbook, issues: pd.DataFrame, links: list[str], title: s
     for i, width in enumerate([22, 14, 7, 18, 14, 24, 9, 90, 10], start=1):
         ws.column_dimensions[get_column_letter(i)].width = width
     wb.active = 0
+
+
+LINE_SHEET_COLUMNS = {"severity": "severity", "rule": "rule", "hotel_code": "property", "inv_type_code": "room",
+                      "rate_plan_code": "rate", "_nights": "nights", "_weekdays": "weekdays", "issues": "issues",
+                      "source": "source", "sheet": "sheet", "rows": "rows", "column": "column", "value": "value",
+                      "message": "message"}
+
+
+def _lines_sheet(wb: Workbook, name: str, lines: pd.DataFrame, links: list[str], at: int,
+                 extra: dict[str, str] | None = None) -> None:
+    """One row per range line (see :mod:`workbench.reports.ranges`), with a link to its first cell."""
+    ws = wb.create_sheet(name, at)
+    columns = {**LINE_SHEET_COLUMNS, **(extra or {})}
+    table = lines.assign(_nights=nights_text(lines), _weekdays=weekdays_text(lines))
+    ws.append([*columns.values(), "go to cell"])
+    for c in ws[1]:
+        c.font = Font(bold=True)
+    sev_col = list(columns).index("severity") + 1
+    fill_severity = extra is None
+    for values, link in zip(table[list(columns)].itertuples(index=False), links, strict=True):
+        ws.append([_cell(v) for v in values] + ["open" if link else ""])
+        if link:
+            cell = ws.cell(row=ws.max_row, column=len(columns) + 1)
+            cell.hyperlink = Hyperlink(ref=cell.coordinate, location=link, display="open")
+            cell.font = Font(color="0563C1", underline="single")
+        if fill_severity:  # waived warnings stay unfilled: they count nowhere
+            ws.cell(row=ws.max_row, column=sev_col).fill = FILLS.get(text(values[sev_col - 1]), PatternFill())
+    ws.freeze_panes = "A2"
+    ws.auto_filter.ref = ws.dimensions
+    widths = {"message": 90, "nights": 24, "source": 22, "rule": 24, "value": 16}
+    for i, col in enumerate([*columns.values(), "go to cell"], start=1):
+        ws.column_dimensions[get_column_letter(i)].width = widths.get(col, 12 if col != "reason" else 40)
+
+
+def _cell(value: object) -> object:
+    """Numbers stay numbers; anything missing is an empty cell, never ``nan``."""
+    if isinstance(value, numbers.Integral) and not isinstance(value, bool):
+        return int(value)
+    return text(value) or None

@@ -1,22 +1,36 @@
-"""Validation reports for people: CSV (the issues frame), XLSX (the analyst's own sheets with
-the failing cells highlighted and commented, plus an Issues sheet linking to each cell) and
-HTML (counts by rule and severity, then the issues table).
+"""Validation reports for people: CSV (the issues frame, one row per issue, waived warnings
+included with ``waived = yes``), XLSX (the analyst's own sheets with the failing cells highlighted
+and commented, an Issues sheet of the issues as ranges linking to each first cell, and a Waived
+sheet) and HTML (counts, then one filterable section per property with the issues as ranges; see
+:mod:`workbench.reports.issues_html`).
+
+Ranges (:mod:`workbench.reports.ranges`) need to know each issue's room-rate and nights: give the
+checked rates frame as ``rates`` (``check.frame``), or issues that carry the location columns of
+:func:`expectations.located.locate_issues`. Without either, every issue is a line of its own.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-import html
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pandas as pd
 
+from expectations.located import LOCATION_COLUMNS, locate_issues
+from expectations.waivers import WAIVED_COLUMNS
+from workbench.reports.issues_html import render_issues_html
+from workbench.reports.ranges import IssueRanges, issue_ranges
+from workbench.reports.styles import REPORT_CLASS, REPORT_CSS
 from workbench.reports.tables import write_table
 
 FORMATS = (".csv", ".xlsx", ".html")
 FILLS = {"error": "FFC7CE", "warning": "FFEB9C"}
+#: The CSV report's columns: the issue columns, then whether a waiver set the issue aside and which.
+CSV_COLUMNS = ["source", "sheet", "row", "column", "value", "rule", "severity", "message", "waived", *WAIVED_COLUMNS]
+__all__ = ["CSV_COLUMNS", "FORMATS", "REPORT_CLASS", "REPORT_CSS", "ReportContext", "check_report_path", "csv_rows",
+           "render_html", "summary_table", "write_report"]
 
 
 @dataclass
@@ -38,20 +52,55 @@ def check_report_path(path: str | Path) -> Path:
     return path
 
 
-def write_report(issues: pd.DataFrame, path: str | Path, context: ReportContext | None = None) -> Path:
-    """Write ``issues`` to ``path``; the extension picks the format (.csv, .xlsx, .html)."""
+def write_report(issues: pd.DataFrame, path: str | Path, context: ReportContext | None = None, *,
+                 rates: pd.DataFrame | None = None, waived: pd.DataFrame | None = None) -> Path:
+    """Write ``issues`` to ``path``; the extension picks the format (.csv, .xlsx, .html). ``rates``: the
+    checked rates frame (issues are then summarised as ranges of nights); ``waived``: the warnings
+    waivers set aside (``check.waived``), shown apart and counted nowhere."""
     path = check_report_path(path)
     context = context or ReportContext()
     suffix = path.suffix.lower()
     if suffix == ".csv":
-        return write_table(issues, path)
+        return write_table(csv_rows(issues, waived), path)
+    ranges = _ranges(issues, rates)
+    waived_ranges = _ranges(waived, rates, by=("waiver", "waiver_reason", "waived_by")) \
+        if waived is not None and len(waived) else None
     if suffix == ".html":
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(render_html(issues, context), encoding="utf-8")
+        path.write_text(render_issues_html(issues, ranges, context, waived, waived_ranges), encoding="utf-8")
         return path
     from workbench.reports.marked_workbook import write_marked_workbook
 
-    return write_marked_workbook(issues, path, list(context.files), title=context.title)
+    return write_marked_workbook(issues, path, list(context.files), title=context.title, ranges=ranges,
+                                 waived=waived_ranges)
+
+
+def render_html(issues: pd.DataFrame, context: ReportContext, *, rates: pd.DataFrame | None = None,
+                waived: pd.DataFrame | None = None) -> str:
+    """The HTML report as text (see :func:`write_report`)."""
+    waived_ranges = _ranges(waived, rates, by=("waiver", "waiver_reason", "waived_by")) \
+        if waived is not None and len(waived) else None
+    return render_issues_html(issues, _ranges(issues, rates), context, waived, waived_ranges)
+
+
+def csv_rows(issues: pd.DataFrame, waived: pd.DataFrame | None = None) -> pd.DataFrame:
+    """Every issue, one row each, then every waived warning (``waived`` = ``yes``, with the waiver)."""
+    parts = [issues.assign(waived="")]
+    if waived is not None and len(waived):
+        parts.append(waived.assign(waived="yes"))
+    out = pd.concat(parts, ignore_index=True) if len(parts) > 1 else parts[0]
+    for c in CSV_COLUMNS:
+        if c not in out:
+            out[c] = ""
+    return out[CSV_COLUMNS]
+
+
+def _ranges(issues: pd.DataFrame, rates: pd.DataFrame | None, by: tuple[str, ...] = ()) -> IssueRanges:
+    if set(LOCATION_COLUMNS) <= set(issues.columns):
+        located = issues[list(LOCATION_COLUMNS)]
+    else:
+        located = locate_issues(issues, rates)
+    return issue_ranges(issues, located, by=by)
 
 
 def summary_table(issues: pd.DataFrame) -> pd.DataFrame:
@@ -62,63 +111,3 @@ def summary_table(issues: pd.DataFrame) -> pd.DataFrame:
                                                                              .drop_duplicates()))}).reset_index()
     out["_s"] = out["severity"].map({"error": 0, "warning": 1})
     return out.sort_values(["_s", "issues"], ascending=[True, False]).drop(columns="_s").reset_index(drop=True)
-
-
-#: Every selector starts with the report's own container class, so the report restyles nothing else
-#: when shown inside another page (a notebook's output); long ids (``code``) wrap in their cell. The
-#: alignment is ``!important`` because JupyterLab right-aligns output tables with a more specific rule.
-REPORT_CLASS = "wb-report"
-REPORT_CSS = """
-.wb-report{font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:1.5rem 1rem;color:#1f2328;background:#fff}
-.wb-report h1{font-size:1.5rem;margin-bottom:.2rem} .wb-report .meta{color:#57606a;margin-bottom:1.5rem}
-.wb-report .cards{display:flex;gap:1rem;margin:1rem 0 1.5rem}
-.wb-report .card{padding:.8rem 1.2rem;border-radius:8px;min-width:8rem}
-.wb-report .card b{display:block;font-size:1.6rem} .wb-report .err{background:#ffebe9}
-.wb-report .warn{background:#fff8c5} .wb-report .okc{background:#dafbe1}
-.wb-report table{border-collapse:collapse;table-layout:auto;width:100%;font-size:.9rem;margin-bottom:2rem}
-.wb-report th,.wb-report td{border:0;border-bottom:1px solid #d0d7de;padding:.35rem .5rem;text-align:left!important;
-  vertical-align:top;white-space:normal;overflow-wrap:break-word;max-width:none}
-.wb-report th{background:#f6f8fa;position:sticky;top:0}
-.wb-report tr.error td.sev{color:#cf222e;font-weight:600} .wb-report tr.warning td.sev{color:#9a6700;font-weight:600}
-.wb-report td.num{text-align:right!important}
-.wb-report code{background:#f6f8fa;padding:0 .2rem;word-break:break-all}
-.wb-report td code{display:inline-block;min-width:12ch}
-"""
-
-
-def render_html(issues: pd.DataFrame, context: ReportContext) -> str:
-    e = html.escape
-    n_err = int((issues["severity"] == "error").sum())
-    n_warn = int((issues["severity"] == "warning").sum())
-    meta = []
-    if context.files:
-        meta.append("Files: " + ", ".join(f"<code>{e(Path(f).name)}</code>" for f in context.files))
-    if context.as_of:
-        meta.append(f"As of {context.as_of:%Y-%m-%d} (CET)")
-    if context.rows_checked is not None:
-        meta.append(f"{context.rows_checked:,} prices checked")
-    meta += [f"{e(k)}: {e(v)}" for k, v in context.extra.items()]
-    verdict = ("<div class='card okc'><b>OK</b>nothing blocks a push</div>" if n_err == 0 else
-               "<div class='card err'><b>Blocked</b>errors must be fixed (or skipped)</div>")
-    parts = [f"<!doctype html><html lang='en'><head><meta charset='utf-8'><title>{e(context.title)}</title>",
-             f"<style>{REPORT_CSS}</style></head><body><div class='{REPORT_CLASS}'><h1>{e(context.title)}</h1>",
-             f"<div class='meta'>{' · '.join(meta)}</div>",
-             f"<div class='cards'>{verdict}<div class='card err'><b>{n_err}</b>errors</div>"
-             f"<div class='card warn'><b>{n_warn}</b>warnings</div></div>",
-             "<h2>By rule</h2><table><thead><tr><th>Severity</th><th>Rule</th><th>Issues</th><th>Rows</th></tr>"
-             "</thead><tbody>"]
-    for r in summary_table(issues).itertuples():
-        parts.append(f"<tr class='{e(r.severity)}'><td class='sev'>{e(r.severity)}</td><td>{e(r.rule)}</td>"
-                     f"<td class='num'>{r.issues}</td><td class='num'>{r.rows}</td></tr>")
-    parts.append("</tbody></table><h2>Issues</h2><table><thead><tr><th>File</th><th>Sheet</th><th>Row</th>"
-                 "<th>Column</th><th>Value</th><th>Rule</th><th>Severity</th><th>What to do</th></tr></thead><tbody>")
-    for r in issues.itertuples(index=False):
-        cells = [r.source, r.sheet, "" if pd.isna(r.row) else str(r.row), r.column, r.value, r.rule, r.severity,
-                 r.message]
-        tds = "".join(f"<td{' class=sev' if i == 6 else ''}>{e('' if pd.isna(v) else str(v))}</td>"
-                      for i, v in enumerate(cells))
-        parts.append(f"<tr class='{e(str(r.severity))}'>{tds}</tr>")
-    if issues.empty:
-        parts.append("<tr><td colspan='8'>No issues found.</td></tr>")
-    parts.append("</tbody></table></div></body></html>")
-    return "\n".join(parts)

@@ -90,7 +90,7 @@ def test_the_results_really_have_missing_values(results) -> None:
 def test_validation_reports(results, tmp_path: Path, ext: str) -> None:
     check = results["check"]
     ctx = ReportContext(title="Rates validation", files=check.files, as_of=check.as_of, rows_checked=len(check.frame))
-    assert tokens(rendered(write_report(results["issues"], tmp_path / f"v.{ext}", ctx))) == []
+    assert tokens(rendered(write_report(results["issues"], tmp_path / f"v.{ext}", ctx, rates=check.frame))) == []
 
 
 @pytest.mark.parametrize("ext", ["html", "xlsx", "csv"])

@@ -10,6 +10,7 @@ from openpyxl import load_workbook
 from workbench.flows.rates import check_rates
 from workbench.paths import SAMPLES
 from workbench.reports import ReportContext, write_report
+from workbench.reports.issues_html import FILTER_JS
 
 
 @pytest.fixture(scope="module")
@@ -19,34 +20,41 @@ def check():
 
 
 def test_csv_is_the_issues_frame(check, tmp_path) -> None:
-    path = write_report(check.issues, tmp_path / "issues.csv")
+    path = write_report(check.issues, tmp_path / "issues.csv", rates=check.frame)
     back = pd.read_csv(path, encoding="utf-8-sig", keep_default_na=False)
-    assert list(back.columns) == ["source", "sheet", "row", "column", "value", "rule", "severity", "message"]
-    assert len(back) == len(check.issues)
+    assert list(back.columns) == ["source", "sheet", "row", "column", "value", "rule", "severity", "message",
+                                  "waived", "waiver_reason", "waived_by", "waiver"]
+    assert len(back) == len(check.issues)  # one row per issue, not per range
+    assert set(back["waived"]) == {""}
 
 
 def test_html_has_counts_by_rule_then_the_issues(check, tmp_path) -> None:
     path = write_report(check.issues, tmp_path / "issues.html",
-                        ReportContext(files=check.files, as_of=check.as_of, rows_checked=len(check.frame)))
+                        ReportContext(files=check.files, as_of=check.as_of, rows_checked=len(check.frame)),
+                        rates=check.frame)
     doc = html.fromstring(path.read_text(encoding="utf-8"))
-    by_rule, listing = doc.findall(".//table")
+    by_rule = doc.find_class("by-rule")[0]
     rules = {tr.findall("td")[1].text_content(): int(tr.findall("td")[2].text_content())
              for tr in by_rule.findall(".//tbody/tr")}
     assert rules == check.issues.groupby("rule").size().to_dict()
-    assert len(listing.findall(".//tbody/tr")) == len(check.issues)
+    listed = [tr for t in doc.find_class("lines") for tr in t.findall(".//tbody/tr")]
+    assert sum(int(tr.findall("td")[6].text_content().replace(",", "")) for tr in listed) == len(check.issues)
+    sections = {s.get("data-prop") for s in doc.xpath("//section[@data-prop]")}
+    assert {"1000001", "1000002", "1000003", "1000004"} <= sections  # one section per property
     assert "Blocked" in doc.text_content() and "As of 2026-12-01" in doc.text_content()
-    assert "12O.50" in listing.text_content()
+    assert "12O.50" in doc.find_class("lines")[0].text_content()
 
 
 def test_html_escapes_what_the_sheet_contains(tmp_path) -> None:
     issues = pd.DataFrame([{"source": "<b>x</b>.csv", "sheet": "", "row": 2, "column": "A", "value": "<script>",
                             "rule": "r", "severity": "error", "message": "m & m"}])
     text = write_report(issues, tmp_path / "i.html").read_text()
-    assert "<script>" not in text and "&lt;script&gt;" in text
+    assert "&lt;script&gt;" in text and "&lt;b&gt;x&lt;/b&gt;.csv" in text
+    assert [s.text.strip() for s in html.fromstring(text).xpath("//script")] == [FILTER_JS.strip()]  # only ours
 
 
 def test_xlsx_marks_the_failing_cells_in_the_analysts_sheets(check, tmp_path) -> None:
-    path = write_report(check.issues, tmp_path / "issues.xlsx", ReportContext(files=check.files))
+    path = write_report(check.issues, tmp_path / "issues.xlsx", ReportContext(files=check.files), rates=check.frame)
     wb = load_workbook(path)
     assert wb.sheetnames[0] == "Issues"
     ams = wb["rates Amsterdam"]
@@ -58,8 +66,12 @@ def test_xlsx_marks_the_failing_cells_in_the_analysts_sheets(check, tmp_path) ->
     assert krakow["H1"].value.date().isoformat() == "2027-01-04" and "price_negative" in krakow["H4"].comment.text
     assert wb["rates Tokyo OBP"]["F127"].fill.fgColor.rgb.endswith("FFEB9C")  # a warning is yellow
     issues_sheet = wb["Issues"]
-    assert issues_sheet.max_row == len(check.issues) + 1
-    links = [c.hyperlink.location for c in issues_sheet["I"][1:] if c.hyperlink]
+    header = [c.value for c in issues_sheet[1]]
+    assert sum(r[header.index("issues")] for r in issues_sheet.iter_rows(min_row=2, values_only=True)) \
+        == len(check.issues)  # one row per range line, every issue in one of them
+    assert issues_sheet["A2"].value == "error" and issues_sheet["A2"].fill.fgColor.rgb.endswith("FFC7CE")
+    go_to = issues_sheet[1][header.index("go to cell")].column_letter
+    links = [c.hyperlink.location for c in issues_sheet[go_to][1:] if c.hyperlink]
     assert "'rates Amsterdam'!E272" in links
 
 
