@@ -57,11 +57,11 @@ def compress(frame: pd.DataFrame, weekly: bool = True) -> Compressed:
     plans = plan_months(grid, first_weekday, weekly=weekly)
     starts = plans.starts()
     row, start = starts // DAYS, starts % DAYS
-    months = np.datetime_as_string(month_start, unit="M").astype(object)
+    months = pd.Series(np.datetime_as_string(month_start, unit="M").astype(object)).array  # YYYY-MM
     take = series_at[row]
     messages = pd.DataFrame({
         "hotel_code": f["hotel_code"].array.take(take),
-        "month": months[row],
+        "month": months.take(row),
         "inv_type_code": f["inv_type_code"].array.take(take),
         "rate_plan_code": f["rate_plan_code"].array.take(take),
         "start": (month_start[row] + start.astype("timedelta64[D]")).astype("datetime64[ns]"),
@@ -69,9 +69,10 @@ def compress(frame: pd.DataFrame, weekly: bool = True) -> Compressed:
         "mask": plans.mask.ravel()[starts].astype(np.int64),
         "vector": grid.ravel()[starts],
     })
-    carrier = series * DAYS + plans.owner.ravel()[cell]
+    number = np.full(grid.size, -1, dtype=np.int64)
+    number[starts] = np.arange(len(starts))
     cells = pd.DataFrame({"source": f["source"], "sheet": f["sheet"], "row": f["row"], "hotel_code": f["hotel_code"],
-                          "month": months[series], "message": np.searchsorted(starts, carrier)})
+                          "month": months.take(series), "message": number[series * DAYS + plans.owner.ravel()[cell]]})
     return Compressed(messages, prices, cells)
 
 

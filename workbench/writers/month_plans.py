@@ -29,7 +29,10 @@ import numpy as np
 ALL_DAYS = 0b1111111  # bit 0 = Monday ... bit 6 = Sunday
 DAYS = 31
 _DAY = np.arange(DAYS)
-_FAR = 100  # a day index further than a week from any day of a month
+_DAY8 = _DAY.astype(np.int8)
+_FAR = np.int8(60)  # further than a week from any day of a month (and a difference of two still fits int8)
+#: ``_BIT[w, d]``: the weekday bit of day ``d`` of a month whose first day is weekday ``w``
+_BIT = (1 << ((np.arange(7)[:, None] + _DAY) % 7)).astype(np.int8)
 
 
 @dataclass
@@ -106,26 +109,24 @@ def _weekly(grid: np.ndarray, first_weekday: np.ndarray) -> tuple[np.ndarray, np
     if not len(pair_row):
         return owner, end, mask, np.zeros(n_rows, dtype=np.int64)
     mine = grid[pair_row] == pair_val[:, None]
-    weekday = (first_weekday[pair_row, None] + _DAY) % 7
     # a segment's span: the days between two of its days that are less than a week apart
-    before = np.maximum.accumulate(np.where(mine, _DAY, -_FAR), axis=1)
-    after = np.minimum.accumulate(np.where(mine, _DAY, _FAR)[:, ::-1], axis=1)[:, ::-1]
+    before = np.maximum.accumulate(np.where(mine, _DAY8, -_FAR), axis=1)
+    after = np.minimum.accumulate(np.where(mine, _DAY8, _FAR)[:, ::-1], axis=1)[:, ::-1]
     span = (after - before) < 7
     opens = span.copy()
     opens[:, 1:] &= ~span[:, :-1]
     at = np.flatnonzero(span.ravel())                 # the span cells, span after span
     heads = np.flatnonzero(opens.ravel()[at])        # where each span starts among them
-    bit = (np.int64(1) << weekday.ravel()[at])
-    ok = mine.ravel()[at]
+    bit = _BIT[first_weekday[pair_row]].ravel()[at]
     has = np.bitwise_or.reduceat(bit, heads)
-    bad = np.bitwise_or.reduceat(np.where(ok, 0, bit), heads)
+    bad = np.bitwise_or.reduceat(np.where(mine.ravel()[at], np.int8(0), bit), heads)
     span_mask = has & ~bad                            # weekdays whose every day in the span has the value
     span_of = np.cumsum(opens.ravel()[at]) - 1
     hit = (span_mask[span_of] & bit) != 0
-    day = at % DAYS
-    n_hit = np.add.reduceat(hit.astype(np.int64), heads)
-    s = np.minimum.reduceat(np.where(hit, day, DAYS), heads)
-    e = np.maximum.reduceat(np.where(hit, day, -1), heads)
+    day = (at % DAYS).astype(np.int8)
+    n_hit = np.add.reduceat(hit.astype(np.int8), heads)
+    s = np.minimum.reduceat(np.where(hit, day, np.int8(DAYS)), heads)
+    e = np.maximum.reduceat(np.where(hit, day, np.int8(-1)), heads)
     keep = n_hit >= 2
     plain = ((e - s >= 6) & (span_mask == ALL_DAYS)) | ((e - s < 6) & (n_hit == e - s + 1))
     span_mask = np.where(plain, ALL_DAYS, span_mask)
