@@ -38,8 +38,10 @@ def compress(frame: pd.DataFrame, weekly: bool = True) -> Compressed:
     hotel, month, room, rate plan and start order, and price vectors are numbered in value order."""
     f = frame.reset_index(drop=True)
     if f.empty:
-        return Compressed(pd.DataFrame(columns=["hotel_code", "month", "inv_type_code", "rate_plan_code", "start",
-                                                "end", "mask", "vector"]),
+        return Compressed(pd.DataFrame({"hotel_code": f["hotel_code"], "month": pd.Series(dtype="str"),
+                                        "inv_type_code": f["inv_type_code"], "rate_plan_code": f["rate_plan_code"],
+                                        "start": f["date"], "end": f["date"], "mask": pd.Series(dtype=np.int64),
+                                        "vector": pd.Series(dtype=np.int64)}),
                           pd.DataFrame(columns=["vector", *PRICE_COLUMNS]),
                           pd.DataFrame(columns=["source", "sheet", "row", "hotel_code", "month", "message"]))
     dates = f["date"].to_numpy("datetime64[D]")
