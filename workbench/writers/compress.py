@@ -7,6 +7,13 @@ the same message (several ``BaseByGuestAmt``), so nights are compared by their w
 vector. The weekly encoding is used only when it needs fewer messages than run-length
 encoding, so the result is never worse than run-length; no night is covered twice and no night
 is set that the input did not price.
+
+The output is canonical: it depends on the calendar, never on the order of its rows, sheets or
+files. Messages come in hotel, month, room, rate plan and start order (so a request's
+``LocatorID`` numbering is canonical too), price vectors are numbered in value order, and a
+vector's prices are in number-of-guests order. :func:`compress` searches every month at once
+(:mod:`workbench.writers.month_plans`); :func:`compress_month` is the same rule for one month
+written plainly, the reference the fast path is tested against.
 """
 
 from __future__ import annotations
@@ -124,7 +131,8 @@ def _vectors(f: pd.DataFrame, cell: np.ndarray) -> tuple[np.ndarray, pd.DataFram
 
 def compress_month(days: np.ndarray, vals: np.ndarray, first_weekday: int,
                    weekly: bool = True) -> list[tuple[int, int, int, int]]:
-    """Messages ``(start_day, end_day, weekday_mask, value)`` (0-based days) for one month.
+    """Messages ``(start_day, end_day, weekday_mask, value)`` (0-based days) for one month (the
+    plain statement of the rule :func:`compress` applies to all months at once).
 
     ``days`` are sorted, distinct days of the month; ``vals`` the value (price vector) of each;
     ``first_weekday`` the weekday of day 0 (0 = Monday).
