@@ -76,7 +76,6 @@ def plan_months(grid: np.ndarray, first_weekday: np.ndarray, weekly: bool = True
 def _runs(grid: np.ndarray, cells: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Run-length encoding of ``cells`` (runs of consecutive days with one value): owner start
     day per cell, the run's last day at its start cell, and the runs per row."""
-    n_rows = len(grid)
     same_as_prev = np.zeros(grid.shape, dtype=bool)
     same_as_prev[:, 1:] = cells[:, :-1] & cells[:, 1:] & (grid[:, 1:] == grid[:, :-1])
     start = cells & ~same_as_prev
@@ -87,7 +86,7 @@ def _runs(grid: np.ndarray, cells: np.ndarray) -> tuple[np.ndarray, np.ndarray, 
     last[:, -1] = cells[:, -1]
     end = np.full(grid.shape, -1, dtype=np.int64)
     end.ravel()[np.flatnonzero(start)] = np.flatnonzero(last) % DAYS
-    return owner, end, start.sum(axis=1) if n_rows else np.zeros(0, dtype=np.int64)
+    return owner, end, start.sum(axis=1)
 
 
 def _weekly(grid: np.ndarray, first_weekday: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:

@@ -241,3 +241,12 @@ def test_equally_common_prices_give_the_same_messages_whatever_came_first() -> N
 
 
 START_TS = dt.datetime(2027, 1, 1, tzinfo=dt.UTC)
+
+
+@settings(max_examples=60, deadline=None)
+@given(kind_calendars())
+def test_each_hotel_alone_gives_the_requests_it_gets_with_the_others(frame) -> None:
+    """What a partition of hotels (a Dask worker's share) builds is what the whole run builds for them."""
+    whole = [(r.key, r.body) for r in plan_requests(frame, timestamp=START_TS)]
+    apart = [(r.key, r.body) for _, part in frame.groupby("hotel_code") for r in plan_requests(part, timestamp=START_TS)]
+    assert whole == apart
