@@ -81,7 +81,8 @@ def plan_requests(frame: pd.DataFrame, weekly: bool = True, timestamp: dt.dateti
 
 
 def _ordered(c: Compressed) -> pd.DataFrame:
-    """The messages in request order (hotel, month; stable), each with its ``locator``."""
+    """The messages in request order (hotel, month; stable), each with its ``locator``. ``compress``
+    gives them in hotel, month, room, rate plan and start order, so the numbering is canonical."""
     m = c.messages.sort_values(["hotel_code", "month"], kind="stable")
     return m.assign(locator=m.groupby(["hotel_code", "month"], sort=False).cumcount().to_numpy() + 1)
 

@@ -7,6 +7,13 @@ the same message (several ``BaseByGuestAmt``), so nights are compared by their w
 vector. The weekly encoding is used only when it needs fewer messages than run-length
 encoding, so the result is never worse than run-length; no night is covered twice and no night
 is set that the input did not price.
+
+The output is canonical: it depends on the calendar, never on the order of its rows, sheets or
+files. Messages come in hotel, month, room, rate plan and start order (so a request's
+``LocatorID`` numbering is canonical too), price vectors are numbered in value order, and a
+vector's prices are in number-of-guests order. :func:`compress` searches every month at once
+(:mod:`workbench.writers.month_plans`); :func:`compress_month` is the same rule for one month
+written plainly, the reference the fast path is tested against.
 """
 
 from __future__ import annotations
@@ -16,7 +23,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-ALL_DAYS = 0b1111111  # bit 0 = Monday ... bit 6 = Sunday
+from workbench.writers.month_plans import ALL_DAYS, DAYS, plan_months
 
 PRICE_COLUMNS = ["number_of_guests", "amount_type", "amount_minor", "amount_scale", "decimal_places", "currency_code"]
 
@@ -32,89 +39,100 @@ class Compressed:
 
 
 def compress(frame: pd.DataFrame, weekly: bool = True) -> Compressed:
-    """Compress a canonical rates frame (no duplicate keys) into messages."""
+    """Compress a canonical rates frame (no duplicate keys) into messages.
+
+    The result depends only on the calendar, never on the order of its rows: messages come in
+    hotel, month, room, rate plan and start order, and price vectors are numbered in value order."""
     f = frame.reset_index(drop=True)
     if f.empty:
-        return Compressed(pd.DataFrame(columns=["hotel_code", "month", "inv_type_code", "rate_plan_code", "start",
-                                                "end", "mask", "vector"]),
+        return Compressed(pd.DataFrame({"hotel_code": f["hotel_code"], "month": pd.Series(dtype="str"),
+                                        "inv_type_code": f["inv_type_code"], "rate_plan_code": f["rate_plan_code"],
+                                        "start": f["date"], "end": f["date"], "mask": pd.Series(dtype=np.int64),
+                                        "vector": pd.Series(dtype=np.int64)}),
                           pd.DataFrame(columns=["vector", *PRICE_COLUMNS]),
                           pd.DataFrame(columns=["source", "sheet", "row", "hotel_code", "month", "message"]))
-    cell_price, cell_uniques = pd.factorize(pd.MultiIndex.from_frame(f[PRICE_COLUMNS]), use_na_sentinel=False)
-    night = pd.MultiIndex.from_frame(f[["hotel_code", "inv_type_code", "rate_plan_code", "date"]])
-    night_id, nights = pd.factorize(night)
-    if len(nights) == len(f):  # one price per night: the cell price is the vector
-        vector = cell_price
-        vec_prices = pd.DataFrame(list(cell_uniques), columns=PRICE_COLUMNS)
-        vec_prices.insert(0, "vector", np.arange(len(vec_prices)))
-    else:
-        order = np.lexsort((f["number_of_guests"].fillna(-1).to_numpy(), night_id))
-        grouped = pd.Series(cell_price[order]).groupby(night_id[order], sort=True).agg(tuple)
-        vec_of_night, vec_uniques = pd.factorize(grouped)
-        vector = vec_of_night[night_id]
-        up = pd.DataFrame(list(cell_uniques), columns=PRICE_COLUMNS)
-        rows = [(v, c) for v, tup in enumerate(vec_uniques) for c in tup]
-        vec_prices = up.iloc[[c for _, c in rows]].reset_index(drop=True)
-        vec_prices.insert(0, "vector", [v for v, _ in rows])
-
     dates = f["date"].to_numpy("datetime64[D]")
     month = dates.astype("datetime64[M]")
-    day0 = (dates - month).astype(np.int64)  # 0-based day of month
-    first_wd = ((month.astype("datetime64[D]").astype(np.int64) + 3) % 7)  # 1970-01-01 was a Thursday
-    series_key = pd.MultiIndex.from_arrays([f["hotel_code"].to_numpy(), f["inv_type_code"].to_numpy(),
-                                            f["rate_plan_code"].to_numpy(), month])
-    series_id, series = pd.factorize(series_key)
-    # one entry per night (several guest rows of a night share it)
-    nf = pd.DataFrame({"series": series_id, "night": night_id, "day": day0, "vector": vector, "wd0": first_wd})
-    nf = nf.drop_duplicates("night").sort_values(["series", "day"], kind="stable")
-    s_arr, d_arr, v_arr = nf["series"].to_numpy(), nf["day"].to_numpy(), nf["vector"].to_numpy()
-    w_arr = nf["wd0"].to_numpy()
-    bounds = np.flatnonzero(np.diff(s_arr)) + 1
-    starts = np.concatenate(([0], bounds))
-    ends = np.concatenate((bounds, [len(s_arr)]))
-
-    m_series: list[np.integer]  # series ids (numpy integers from ``pd.factorize``)
-    m_series, m_start, m_end, m_mask, m_vec = [], [], [], [], []
-    night_msg = np.empty(len(nights), dtype=np.int64)
-    n_arr = nf["night"].to_numpy()
-    for a, b in zip(starts, ends, strict=True):
-        days, vals = d_arr[a:b], v_arr[a:b]
-        plan = compress_month(days, vals, int(w_arr[a]), weekly=weekly)
-        base = len(m_series)
-        slot = np.full(31, -1, dtype=np.int64)
-        for k, (s, e, mask, val) in enumerate(plan):
-            m_series.append(s_arr[a])
-            m_start.append(s)
-            m_end.append(e)
-            m_mask.append(mask)
-            m_vec.append(val)
-            for d in range(s, e + 1):
-                if mask >> ((int(w_arr[a]) + d) % 7) & 1:
-                    slot[d] = base + k
-        night_msg[n_arr[a:b]] = slot[days]
-
-    s_idx = np.asarray(m_series, dtype=np.int64)
-    month_start = np.asarray([series[i][3] for i in range(len(series))], dtype="datetime64[D]")
-    ms = month_start[s_idx]
+    day = (dates - month.astype("datetime64[D]")).astype(np.int64)
+    # series-months in hotel, month, room, rate plan order: the order of requests and of their messages
+    series, series_at = _value_codes([_codes(f["hotel_code"]), _codes(month.astype(np.int64)), _codes(f["inv_type_code"]),
+                                      _codes(f["rate_plan_code"])])
+    cell = series * DAYS + day
+    vector, prices = _vectors(f, cell)
+    grid = np.full((len(series_at), DAYS), -1, dtype=np.int64)
+    grid.ravel()[cell] = vector
+    month_start = month[series_at].astype("datetime64[D]")
+    first_weekday = (month_start.astype(np.int64) + 3) % 7  # 1970-01-01 was a Thursday
+    plans = plan_months(grid, first_weekday, weekly=weekly)
+    starts = plans.starts()
+    row, start = starts // DAYS, starts % DAYS
+    months = pd.Series(np.datetime_as_string(month_start, unit="M").astype(object)).array  # YYYY-MM
+    take = series_at[row]
     messages = pd.DataFrame({
-        "hotel_code": series.get_level_values(0)[s_idx],
-        "month": pd.DatetimeIndex(ms).strftime("%Y-%m"),
-        "inv_type_code": series.get_level_values(1)[s_idx],
-        "rate_plan_code": series.get_level_values(2)[s_idx],
-        "start": ms + np.asarray(m_start, dtype="timedelta64[D]"),
-        "end": ms + np.asarray(m_end, dtype="timedelta64[D]"),
-        "mask": np.asarray(m_mask, dtype=np.int64),
-        "vector": np.asarray(m_vec, dtype=np.int64),
+        "hotel_code": f["hotel_code"].array.take(take),
+        "month": months.take(row),
+        "inv_type_code": f["inv_type_code"].array.take(take),
+        "rate_plan_code": f["rate_plan_code"].array.take(take),
+        "start": (month_start[row] + start.astype("timedelta64[D]")).astype("datetime64[ns]"),
+        "end": (month_start[row] + plans.end.ravel()[starts].astype("timedelta64[D]")).astype("datetime64[ns]"),
+        "mask": plans.mask.ravel()[starts].astype(np.int64),
+        "vector": grid.ravel()[starts],
     })
-    messages["start"] = pd.to_datetime(messages["start"])
-    messages["end"] = pd.to_datetime(messages["end"])
+    number = np.full(grid.size, -1, dtype=np.int64)
+    number[starts] = np.arange(len(starts))
     cells = pd.DataFrame({"source": f["source"], "sheet": f["sheet"], "row": f["row"], "hotel_code": f["hotel_code"],
-                          "month": pd.DatetimeIndex(month).strftime("%Y-%m"), "message": night_msg[night_id]})
-    return Compressed(messages, vec_prices, cells)
+                          "month": months.take(series), "message": number[series * DAYS + plans.owner.ravel()[cell]]})
+    return Compressed(messages, prices, cells)
+
+
+def _codes(values: pd.Series | np.ndarray) -> np.ndarray:
+    """Codes of ``values`` in value order (missing values first, as 0)."""
+    codes, _ = pd.factorize(values, sort=True)
+    return codes.astype(np.int64) + 1
+
+
+def _value_codes(columns: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """Codes of the rows of ``columns`` (value-ordered codes each) in lexicographic order, and one
+    row index holding each code."""
+    key = columns[0]
+    for col in columns[1:]:
+        width = int(col.max()) + 1
+        if int(key.max()) >= np.iinfo(np.int64).max // width:
+            key = _codes(key)  # renumber densely (order kept) before it could overflow
+        key = key * width + col
+    codes, _ = pd.factorize(key, sort=True)
+    at = np.empty(int(codes.max()) + 1, dtype=np.int64)
+    at[codes] = np.arange(len(codes))  # any row of a code will do: they hold the same values
+    return codes.astype(np.int64), at
+
+
+def _vectors(f: pd.DataFrame, cell: np.ndarray) -> tuple[np.ndarray, pd.DataFrame]:
+    """The price vector of each row's night (all its guest counts), numbered in value order, and
+    the ``BaseByGuestAmt`` rows of each vector (by number of guests)."""
+    price, price_at = _value_codes([_codes(f[c]) for c in PRICE_COLUMNS])
+    if np.bincount(cell).max() == 1:  # one price per night: the price is the vector
+        vector, members = price, np.arange(len(price_at))[:, None]
+    else:
+        order = np.lexsort((price, cell))  # a night's prices by number of guests (the first price column)
+        night = cell[order]
+        first = np.flatnonzero(np.append(True, night[1:] != night[:-1]))
+        size = np.diff(np.append(first, len(night)))
+        table = np.full((len(first), int(size.max())), -1, dtype=np.int64)
+        table[np.repeat(np.arange(len(first)), size), np.arange(len(night)) - np.repeat(first, size)] = price[order]
+        night_vector, vector_at = _value_codes([_codes(table[:, j]) for j in range(table.shape[1])])
+        vector = np.empty(len(cell), dtype=np.int64)
+        vector[order] = np.repeat(night_vector, size)
+        members = table[vector_at]
+    vec_of, slot = np.nonzero(members >= 0)
+    prices = f[PRICE_COLUMNS].iloc[price_at[members[vec_of, slot]]].reset_index(drop=True)
+    prices.insert(0, "vector", vec_of)
+    return vector, prices
 
 
 def compress_month(days: np.ndarray, vals: np.ndarray, first_weekday: int,
                    weekly: bool = True) -> list[tuple[int, int, int, int]]:
-    """Messages ``(start_day, end_day, weekday_mask, value)`` (0-based days) for one month.
+    """Messages ``(start_day, end_day, weekday_mask, value)`` (0-based days) for one month (the
+    plain statement of the rule :func:`compress` applies to all months at once).
 
     ``days`` are sorted, distinct days of the month; ``vals`` the value (price vector) of each;
     ``first_weekday`` the weekday of day 0 (0 = Monday).

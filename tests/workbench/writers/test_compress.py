@@ -1,8 +1,13 @@
-"""Compression and batching: properties that must hold for every calendar."""
+"""Compression and batching: properties that must hold for every calendar.
+
+``compress`` finds every month's messages at once (numpy); ``compress_month`` is the same rule for
+one month written plainly, and the reference the fast path is held to, message for message."""
 
 from __future__ import annotations
 
 import datetime as dt
+import random
+from collections import defaultdict
 
 import numpy as np
 import pandas as pd
@@ -118,3 +123,130 @@ def test_each_request_knows_its_source_rows() -> None:
     assert [(r.key, r.cells, r.messages) for r in reqs] == [("1-2027-01", 31, 1), ("1-2027-02", 9, 1)]
     assert reqs[0].source_rows() == "t.csv 2-32"
     assert etree.fromstring(reqs[1].body).tag.endswith("OTA_HotelRateAmountNotifRQ")
+
+
+# --- calendars of every kind, the one-month reference, and row order -------------------------------
+
+KINDS = ("random", "few_prices", "constant", "weekday_weekend", "friday_saturday", "seasonal", "gappy", "events")
+
+
+@st.composite
+def kind_calendars(draw: st.DrawFn) -> pd.DataFrame:
+    """A few series (hotels, rooms, rate plans; with or without guest counts) priced by one of
+    :data:`KINDS` over up to ten weeks that may straddle month ends."""
+    kind = draw(st.sampled_from(KINDS))
+    n_series = draw(st.integers(1, 5))
+    first, length = draw(st.integers(0, 45)), draw(st.integers(1, 70))
+    guests = draw(st.sampled_from([(None,), (1, 2), (2, 1, 3)]))
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+    cells = []
+    for s in range(n_series):
+        hotel, room, rate = 1 + s % 2, "AB"[s // 2 % 2], "RQ"[s // 4 % 2]
+        base, season = 9_000 + 500 * int(rng.integers(0, 3)), int(rng.integers(0, 40))
+        for day in range(first, first + length):
+            wd = (START + dt.timedelta(days=day)).weekday()
+            month = (START + dt.timedelta(days=day)).month
+            weekend = base + (wd >= 4) * 2_500 + month % 2 * 1_000
+            cents = {"random": 5_000 + 100 * int(rng.integers(0, 40)),
+                     "few_prices": base + 1_000 * int(rng.integers(0, 3)), "constant": base,
+                     "weekday_weekend": weekend, "gappy": weekend,
+                     "friday_saturday": base + (wd in (4, 5)) * 3_000 + month % 3 * 800,
+                     "seasonal": base + (day >= season) * 700 + (wd in (4, 5)) * 3_000,
+                     "events": weekend + (rng.random() < 0.1) * 5_000}[kind]
+            if kind == "gappy" and rng.random() < 0.15:
+                continue
+            for g in guests:
+                extra = int(rng.integers(0, 2)) * 100 if kind == "random" else 0
+                cells.append((hotel, room, rate, day, g, cents + (0 if g is None else (g - 1) * 1_500) + extra))
+    return calendar(cells)
+
+
+def _content(frame: pd.DataFrame) -> dict[tuple, tuple]:
+    """(hotel, room, rate, date) -> the night's prices as sorted (guests, amount) pairs."""
+    nights: dict[tuple, list] = defaultdict(list)
+    for r in frame.itertuples():
+        guests = -1 if pd.isna(r.number_of_guests) else int(r.number_of_guests)
+        nights[(int(r.hotel_code), r.inv_type_code, r.rate_plan_code, r.date.date())].append(
+            (guests, int(r.amount_minor)))
+    return {k: tuple(sorted(v)) for k, v in nights.items()}
+
+
+def reference_messages(frame: pd.DataFrame) -> list[tuple]:
+    """Today's rule month by month (``compress_month``), with price vectors numbered in a random
+    order: (hotel, room, rate, start, end, mask, prices) of every message, sorted."""
+    nights = _content(frame)
+    vectors = list(set(nights.values()))
+    random.shuffle(vectors)
+    number = {v: i for i, v in enumerate(vectors)}
+    months: dict[tuple, list] = defaultdict(list)
+    for (hotel, room, rate, date), v in nights.items():
+        months[(hotel, room, rate, date.replace(day=1))].append((date.day - 1, number[v]))
+    out = []
+    for (hotel, room, rate, first), nights_of_month in months.items():
+        days, vals = zip(*sorted(nights_of_month), strict=True)
+        for s, e, mask, val in compress_month(np.array(days), np.array(vals), first.weekday()):
+            out.append((hotel, room, rate, first + dt.timedelta(days=s), first + dt.timedelta(days=e), mask,
+                        vectors[val]))
+    return sorted(out)
+
+
+def messages_of(frame: pd.DataFrame, weekly: bool = True) -> list[tuple]:
+    c = compress(frame, weekly=weekly)
+    prices: dict[int, list] = defaultdict(list)
+    for p in c.prices.itertuples():
+        prices[int(p.vector)].append((-1 if pd.isna(p.number_of_guests) else int(p.number_of_guests),
+                                      int(p.amount_minor)))
+    return [(int(m.hotel_code), m.inv_type_code, m.rate_plan_code, m.start.date(), m.end.date(), int(m.mask),
+             tuple(sorted(prices[int(m.vector)]))) for m in c.messages.itertuples()]
+
+
+@settings(max_examples=100, deadline=None)
+@given(kind_calendars())
+def test_every_month_gets_exactly_the_messages_of_the_one_month_rule(frame) -> None:
+    ours = messages_of(frame)
+    assert sorted(ours) == reference_messages(frame)         # same messages as today's rule: never more
+    assert len(ours) <= len(messages_of(frame, weekly=False))  # never worse than run-length
+    nights = expand(compress(frame).messages)
+    assert len(nights) == len(_content(frame))                # every night set once, none invented
+
+
+@settings(max_examples=100, deadline=None)
+@given(kind_calendars(), st.randoms(use_true_random=False))
+def test_shuffled_rows_give_byte_identical_requests(frame, rnd) -> None:
+    order = list(range(len(frame)))
+    rnd.shuffle(order)
+    shuffled = frame.iloc[order].reset_index(drop=True)
+    shuffled["source"] = pd.array(np.where(np.arange(len(frame)) % 2, "b.csv", "a.xlsx"), dtype="string")
+    shuffled["row"] = pd.array(np.arange(len(frame)) + 2, dtype="Int64")
+    stamp = dt.datetime(2027, 1, 1, tzinfo=dt.UTC)
+    ours, theirs = plan_requests(frame, timestamp=stamp), plan_requests(shuffled, timestamp=stamp)
+    assert [(r.key, r.body) for r in ours] == [(r.key, r.body) for r in theirs]
+
+
+def test_messages_come_in_room_rate_start_order_with_locators_to_match() -> None:
+    cells = [(1, room, rate, d, None, 10000 + 100 * (d % 3)) for room, rate in (("B", "R"), ("A", "Q"), ("A", "P"))
+             for d in (5, 1, 3)]
+    (req,) = plan_requests(calendar(cells))
+    got = [(m["inv_type_code"], m["rate_plan_code"], m["start"], m["locator"]) for m in parse_request_messages(req.body)]
+    assert got == [(room, rate, f"2027-01-0{d + 1}", str(n)) for n, (room, rate, d) in enumerate(
+        [(r, p, d) for r, p in (("A", "P"), ("A", "Q"), ("B", "R")) for d in (1, 3, 5)], start=1)]
+
+
+def test_equally_common_prices_give_the_same_messages_whatever_came_first() -> None:
+    days = list(range(14))
+    cheap_first = [(1, "A", "R", d, None, 10000 if d % 2 else 12000) for d in days]
+    dear_first = list(reversed(cheap_first))
+    assert plan_requests(calendar(cheap_first), timestamp=START_TS)[0].body == \
+        plan_requests(calendar(dear_first), timestamp=START_TS)[0].body
+
+
+START_TS = dt.datetime(2027, 1, 1, tzinfo=dt.UTC)
+
+
+@settings(max_examples=60, deadline=None)
+@given(kind_calendars())
+def test_each_hotel_alone_gives_the_requests_it_gets_with_the_others(frame) -> None:
+    """What a partition of hotels (a Dask worker's share) builds is what the whole run builds for them."""
+    whole = [(r.key, r.body) for r in plan_requests(frame, timestamp=START_TS)]
+    apart = [(r.key, r.body) for _, part in frame.groupby("hotel_code") for r in plan_requests(part, timestamp=START_TS)]
+    assert whole == apart
