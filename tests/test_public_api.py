@@ -22,8 +22,8 @@ PACKAGES = ("loaders", "expectations", "workbench")
 
 EXPORTED = {
     "loaders": [
-        "AMENITIES_COLUMNS", "ISSUE_COLUMNS", "LoadError", "Loaded", "RATES_COLUMNS", "ROOMS_COLUMNS", "Registry",
-        "RoomsLoaded", "SUBROOMS_COLUMNS", "empty_issues", "read_rates", "read_registry", "read_rooms",
+        "AMENITIES_COLUMNS", "CONTENT_COLUMNS", "CONTENT_PARTS", "ContentLoaded", "ISSUE_COLUMNS", "LoadError", "Loaded", "RATES_COLUMNS", "ROOMS_COLUMNS", "Registry",
+        "RoomsLoaded", "SUBROOMS_COLUMNS", "empty_issues", "read_content", "read_rates", "read_registry", "read_rooms",
         "sheet_headers", "weekday_mask",
     ],
     "expectations": [
