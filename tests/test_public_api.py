@@ -27,8 +27,8 @@ EXPORTED = {
         "sheet_headers", "weekday_mask",
     ],
     "expectations": [
-        "FxTable", "ISSUE_COLUMNS", "bed_types", "cet_today", "date_window", "has_errors", "read_fx_table",
-        "room_type_name", "validate_rates", "validate_rooms",
+        "ContentLookups", "FxTable", "ISSUE_COLUMNS", "bed_types", "cet_today", "date_window", "has_errors", "read_fx_table",
+        "room_type_name", "validate_content", "validate_rates", "validate_rooms",
     ],
     "workbench": [
         "BlockedByErrors", "CarSearch", "CnsClient", "CnsConfig", "DATA", "DeprecatedOperationWarning", "DryRun",
