@@ -35,8 +35,8 @@ def check(c: Checker) -> None:
            "invoice_details_required", "a property in Brazil needs its invoice details (InvoiceDetails): add a row "
                                        "on the Invoice sheet with the CNPJ or CPF", value=prop["property"])
     kind = inv["tax_type"].str.strip().str.upper()
-    c.flag("Invoice", blank(inv["tax_type"]), "tax_type", "tax_type_required", "InvoiceTaxType is `CNPJ` or `CPF`")
-    c.flag("Invoice", not_in(kind, TAX_NUMBER_DIGITS), "tax_type", "tax_type_value",
+    c.flag("Invoice", blank(inv["tax_type"]), "tax_type", "invoice_tax_type_required", "InvoiceTaxType is `CNPJ` or `CPF`")
+    c.flag("Invoice", not_in(kind, TAX_NUMBER_DIGITS), "tax_type", "invoice_tax_type_value",
            "InvoiceTaxType is `CNPJ` (a company) or `CPF` (an individual)")
     number = inv["tax_number"]
     c.flag("Invoice", blank(number), "tax_number", "tax_number_required", "InvoiceTaxNumber is required")

@@ -97,14 +97,15 @@ class Checker:
                                        value=shown.astype("string"), rule=rule, severity=severity,
                                        message=pd.Series(text, index=sub.index)))
 
-    def not_checked(self, part: str, what: str, rule: str) -> None:
-        """One warning: a rule needing a platform fact that is not known was not run."""
+    def not_checked(self, part: str, column: str, rows: pd.Series, what: str, rule: str) -> None:
+        """One warning, on the first of ``rows``: a rule needing a platform fact that is not known was not run."""
         frame = self.parts[part]
-        if not len(frame):
+        at = np.flatnonzero(np.asarray(rows.fillna(False), dtype=bool))
+        if not len(at):
             return
         first = np.zeros(len(frame), dtype=bool)
-        first[0] = True
-        self.flag(part, first, "property", "not_checked",
+        first[at[0]] = True
+        self.flag(part, first, column, "not_checked",
                   f"{what} is not known (the platform's list was not read), so `{rule}` was not checked: "
                   "check with the platform's lookups (`workbench validate content` reads them when it can reach "
                   "the platform)", severity="warning", value=pd.Series(rule, index=frame.index))

@@ -134,8 +134,8 @@ def check(c: Checker) -> None:
            "CountryName is a two-letter ISO 3166-1 code such as `PT` or `BR`: replace the name or code")
     known = c.lookups.countries
     if known is None:
-        if country.notna().any():
-            c.not_checked("Contacts", "the list of countries the platform knows", "country_not_listed")
+        c.not_checked("Contacts", "country", country.notna() & ~bad_country, "the list of countries the platform knows",
+                      "country_not_listed")
     else:
         c.flag("Contacts", country.notna() & ~bad_country & ~country.isin(known), "country", "country_not_listed",
                "the platform does not list this country (`/xml/countries`): check the code")

@@ -108,8 +108,8 @@ def _currency(c: Checker, p: pd.DataFrame) -> None:
     c.flag("Property", bad, "currency_code", "currency_code_value",
            "CurrencyCode is an ISO 4217 code such as `EUR` or `BRL`")
     if c.lookups.currencies is None:
-        if cur.notna().any():
-            c.not_checked("Property", "the list of currencies the platform knows", "currency_not_listed")
+        c.not_checked("Property", "currency_code", cur.notna() & ~bad, "the list of currencies the platform knows",
+                      "currency_not_listed")
     else:
         c.flag("Property", cur.notna() & ~bad & ~cur.isin(c.lookups.currencies), "currency_code",
                "currency_not_listed", "the platform does not list this currency (`/xml/currencies`): check it")

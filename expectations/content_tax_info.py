@@ -42,7 +42,7 @@ def check(c: Checker) -> None:
         return
     table = c.lookups.city_tax_categories
     if table is None:
-        c.not_checked("Property", "the platform's city tax categories", "tax_category_unknown")
+        c.not_checked("Property", "tax_category", asked, "the platform's city tax categories", "tax_category_unknown")
         return
     country = c.of_property("Property", "country")
     shown_city = c.of_property("Property", "city")
