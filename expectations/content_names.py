@@ -67,7 +67,7 @@ def check(c: Checker) -> None:
                         index=problems.index, dtype=object)
         c.flag("Property", hit.notna(), "hotel_name", rule, hit)
     letters = each(name, non_latin)
-    c.flag("Property", new & letters.map(bool), "hotel_name", "name_not_latin",
+    c.flag("Property", new & letters.map(bool).astype(bool), "hotel_name", "name_not_latin",
            lambda sub: [f"a new property's name must be in Latin characters only; it has {letters[i]}: write it "
                         "in Latin letters (the name in another script goes in the address's HotelName)"
                         for i in sub.index])
@@ -76,7 +76,7 @@ def check(c: Checker) -> None:
     line = contacts["address_line"]
     letters = each(line, non_latin)
     new_c = c.of_property("Contacts", "is_new").astype(bool)
-    c.flag("Contacts", physical & new_c & letters.map(bool), "address_line", "address_not_latin",
+    c.flag("Contacts", physical & new_c & letters.map(bool).astype(bool), "address_line", "address_not_latin",
            lambda sub: [f"a new property's address line must be in Latin characters only; it has {letters[i]}: "
                         "write it in Latin letters" for i in sub.index])
 

@@ -31,11 +31,11 @@ EXPORTED = {
         "room_type_name", "validate_content", "validate_rates", "validate_rooms",
     ],
     "workbench": [
-        "BlockedByErrors", "CarSearch", "CnsClient", "CnsConfig", "DATA", "DeprecatedOperationWarning", "DryRun",
+        "BlockedByErrors", "CarSearch", "CnsClient", "CnsConfig", "ContentCheck", "DATA", "DeprecatedOperationWarning", "DryRun",
         "InputError", "LateDecision", "LoadError", "NotifyService", "OperationSunset", "PlatformReadError",
         "PlatformRooms", "PropertyHealth", "PushResult", "ROOT", "RatesCheck", "ReportContext", "RoomsCheck", "RoomsPushResult",
         "SAMPLES", "SearchParams", "SearchParamsError", "Secret", "Settings", "SettingsError", "TerminalError",
-        "TransientError", "WorkbenchError", "affiliate_links", "check_rates", "check_rooms", "create_notify_app",
+        "TransientError", "WorkbenchError", "affiliate_links", "check_content", "check_rates", "check_rooms", "create_notify_app",
         "dry_run", "ensure_test_ca", "expand_payload", "fetch_registry", "fetch_rooms", "notification",
         "notifications_frame", "preview_rooms", "property_health", "push_rates", "push_rooms", "read_notifications",
         "rooms_dry_run", "run_demand_sandbox", "run_sandbox", "search_cars", "serve_in_thread", "write_health_report",

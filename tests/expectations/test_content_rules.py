@@ -558,3 +558,26 @@ def test_missing_parts_are_taken_as_empty() -> None:
     issues = validate_content(only, lookups=LOOKUPS, today=TODAY)
     assert set(issues["rule"]) == {"language_required", "profile_required", "policy_152_applied"}
     assert set(Checker.of(only, LOOKUPS, False, pd.Timestamp(TODAY)).parts) == set(parts)
+
+
+def _sparse_cases() -> list[tuple[str, dict[str, list[dict]]]]:
+    from loaders.content_schema import PARTS
+
+    cases: list[tuple[str, dict[str, list[dict]]]] = [("nothing", {})]
+    for part in PARTS:
+        cases.append((f"only {part}, new", {part: [{"custom_id": "X"}]}))
+        cases.append((f"only {part}, existing", {part: [{"hotel_code": 5}]}))
+        without = copy.deepcopy(BASE)
+        without.pop(part, None)
+        cases.append((f"base without {part}", without))
+        blank_row = copy.deepcopy(BASE)
+        blank_row.setdefault(part, []).append({**N1})
+        cases.append((f"base with a blank {part} row", blank_row))
+    return cases
+
+
+@pytest.mark.parametrize(("name", "sheets"), _sparse_cases(), ids=[n for n, _ in _sparse_cases()])
+def test_sparse_workbooks_are_checked_without_failing(name: str, sheets: dict[str, list[dict]]) -> None:
+    issues = validate_content(frames(sheets), today=TODAY)
+    assert set(issues["severity"]) <= {"error", "warning"}
+    assert issues["message"].notna().all() and (issues["sheet"] != "").all()
