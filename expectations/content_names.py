@@ -43,7 +43,7 @@ def name_problems(name: str) -> tuple[tuple[str, str], ...]:
         shown = " ".join(f"`{c}`" if c.strip() else repr(c) for c in bad)
         out.append(("name_characters", f"the name has characters the platform refuses: {shown}; only letters, "
                                        "digits, spaces and ! # & ` ' \" - , are allowed: remove or replace them"))
-    if any(ch.isalpha() for ch in name) and name == name.upper() and name != name.lower():
+    if any(ch.isupper() for ch in name) and not any(ch.islower() for ch in name):
         out.append(("name_all_caps", "the name is all upper case: write it in normal case (e.g. "
                                      f"`{name.title()}`)"))
     return tuple(out)
@@ -51,8 +51,9 @@ def name_problems(name: str) -> tuple[tuple[str, str], ...]:
 
 @lru_cache(maxsize=65536)
 def non_latin(text: str) -> str:
-    """The letters of ``text`` that are not Latin script (empty when all are)."""
-    return "".join(sorted({ch for ch in text if ch.isalpha() and not unicodedata.name(ch, "").startswith("LATIN")}))
+    """The words of ``text`` with letters that are not Latin script (empty when there are none)."""
+    return " ".join(w for w in text.split()
+                    if any(ch.isalpha() and not unicodedata.name(ch, "").startswith("LATIN") for ch in w))
 
 
 def check(c: Checker) -> None:
@@ -68,8 +69,8 @@ def check(c: Checker) -> None:
         c.flag("Property", hit.notna(), "hotel_name", rule, hit)
     letters = each(name, non_latin)
     c.flag("Property", new & letters.map(bool).astype(bool), "hotel_name", "name_not_latin",
-           lambda sub: [f"a new property's name must be in Latin characters only; it has {letters[i]}: write it "
-                        "in Latin letters (the name in another script goes in the address's HotelName)"
+           lambda sub: [f"a new property's name must be in Latin characters only; it has `{letters[i]}`: write "
+                        "it in Latin letters (the name in another script goes in the address's HotelName)"
                         for i in sub.index])
     contacts = c.parts["Contacts"]
     physical = contacts["profile_type"].str.casefold().eq("physicallocation").fillna(False)
@@ -77,8 +78,8 @@ def check(c: Checker) -> None:
     letters = each(line, non_latin)
     new_c = c.of_property("Contacts", "is_new").astype(bool)
     c.flag("Contacts", physical & new_c & letters.map(bool).astype(bool), "address_line", "address_not_latin",
-           lambda sub: [f"a new property's address line must be in Latin characters only; it has {letters[i]}: "
-                        "write it in Latin letters" for i in sub.index])
+           lambda sub: [f"a new property's address line must be in Latin characters only; it has "
+                        f"`{letters[i]}`: write it in Latin letters" for i in sub.index])
 
 
 def hit_series(values: pd.Series) -> pd.Series:
