@@ -80,14 +80,13 @@ def _profiles(c: Checker, prof: pd.Series) -> None:
     contacts = c.parts["Contacts"]
     ctx = c.ctx
     have = pd.DataFrame({"property": contacts["property"], "profile": prof}).dropna()
-    sets = have.groupby("property")["profile"].agg(set) if len(have) else pd.Series(dtype=object)
     prop = c.parts["Property"]
     new = c.of_property("Property", "is_new").astype(bool)
     with_contacts = prop["property"].isin(set(contacts["property"].dropna()))
-    by_property = sets.to_dict()
-    missing = pd.Series([[p for p in REQUIRED_PROFILES if p not in by_property.get(k, set())]
-                         for k in prop["property"]], index=prop.index, dtype=object)
-    lacking = missing.map(len) > 0
+    without = {p: ~prop["property"].isin(set(have.loc[have["profile"] == p, "property"])) for p in REQUIRED_PROFILES}
+    lacking = pd.concat(without, axis=1).any(axis=1)
+    missing = pd.Series([[p for p in REQUIRED_PROFILES if without[p][i]] if lacking[i] else [] for i in prop.index],
+                        index=prop.index, dtype=object)
     c.flag("Property", new & lacking, "property", "profile_required",
            lambda sub: [f"a new property needs the contacts {listed(missing[i])} (profiles general, invoices and "
                         "PhysicalLocation are required): add them on the Contacts sheet" for i in sub.index],
@@ -97,20 +96,21 @@ def _profiles(c: Checker, prof: pd.Series) -> None:
                         "cannot be opened without the general, invoices and PhysicalLocation profiles"
                         for i in sub.index], severity="warning", value=prop["property"])
     # the minimum to create: the physical address, and a person reachable on general and invoices
-    is_new = contacts["property"].map(ctx["is_new"]).fillna(False).astype(bool)
-    physical = prof.eq("PhysicalLocation").fillna(False)
-    first_physical = physical & ~contacts[physical]["property"].duplicated().reindex(contacts.index, fill_value=True)
+    key = contacts["property"]
+    is_new = key.map(ctx["is_new"]).fillna(False).astype(bool).to_numpy()
+    physical = prof.eq("PhysicalLocation").fillna(False).astype(bool).to_numpy()
+    first_physical = physical & ~(key.where(physical).duplicated().to_numpy())
     for col, what in (("address_line", "AddressLine"), ("city", "CityName"), ("postcode", "PostalCode"),
                       ("country", "CountryName")):
-        has = contacts[physical & contacts[col].notna()]["property"]
-        c.flag("Contacts", is_new & first_physical & ~contacts["property"].isin(set(has)), col,
+        has = key[physical & contacts[col].notna().to_numpy()]
+        c.flag("Contacts", is_new & first_physical & ~key.isin(set(has)).to_numpy(), col,
                "physical_location_required",
                f"a new property's PhysicalLocation needs {what}: fill it in")
     for profile in PERSON_PROFILES:
-        rows = prof.eq(profile).fillna(False)
-        first = rows & ~contacts[rows]["property"].duplicated().reindex(contacts.index, fill_value=True)
+        rows = prof.eq(profile).fillna(False).astype(bool).to_numpy()
+        first = rows & ~(key.where(rows).duplicated().to_numpy())
         for col, what in (("given_name", "GivenName"), ("surname", "SurName"), ("email", "Email"),
                           ("phone", "PhoneNumber")):
-            has = contacts[rows & contacts[col].notna()]["property"]
-            c.flag("Contacts", is_new & first & ~contacts["property"].isin(set(has)), col, "contact_person_required",
+            has = key[rows & contacts[col].notna().to_numpy()]
+            c.flag("Contacts", is_new & first & ~key.isin(set(has)).to_numpy(), col, "contact_person_required",
                    f"a new property's `{profile}` contact needs a person with {what}: fill it in")

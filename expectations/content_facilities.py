@@ -57,7 +57,7 @@ def _restaurants(c: Checker) -> None:
     days = r[list(DAYS)].fillna(0).sum(axis=1) > 0
     c.flag("Restaurants", days & ~has_time, "open_start", "restaurant_time_required",
            "weekdays are ticked but no opening time is given: add Start and End")
-    key = r["property"].astype("string") + "\x00" + r["restaurant_name"].astype("string")
+    key = (r["property"].astype("string") + "\x00" + r["restaurant_name"].astype("string")).astype(object)
     breakfast = set(key[r["offer_breakfast"].eq(1).fillna(False)].dropna())
     c.flag("Restaurants", has_time & ~key.isin(breakfast), "open_start", "restaurant_schedule_breakfast_only",
            "opening times are for breakfast only: set OfferBreakfast 1 for this restaurant, or remove the times")

@@ -58,7 +58,10 @@ class Checker:
                 frame = empty_frame(CONTENT_COLUMNS[part])
             headers.update(frame.attrs.get("headers", {}))
             full[part] = frame.reset_index(drop=True)
-            full[part].attrs = {}  # pandas deep-copies attrs on every operation: the headers are kept aside
+            full[part].attrs = {}
+            # the join key as Python objects: membership tests against 10,000s of keys use a hash table
+            # (on Arrow strings, ``isin`` goes value by value through Python)
+            full[part]["property"] = full[part]["property"].astype(object)  # pandas deep-copies attrs on every operation: the headers are kept aside
         checker = cls(full, lookups, rtb_enabled, today, headers=headers)
         checker.ctx = property_context(full)
         return checker
@@ -150,12 +153,11 @@ def property_context(parts: dict[str, pd.DataFrame]) -> pd.DataFrame:
 
 
 def _has_code(parts: dict[str, pd.DataFrame]) -> dict[str, bool]:
-    out: dict[str, bool] = {}
-    for frame in parts.values():
-        for key, code in zip(frame["property"], frame["hotel_code"], strict=True):
-            if not pd.isna(key):
-                out[key] = out.get(key, False) or not pd.isna(code)
-    return out
+    """Whether any row of a property gives its HotelCode."""
+    keys = pd.concat([pd.DataFrame({"k": f["property"], "c": f["hotel_code"].notna()}) for f in parts.values()
+                      if len(f)] or [pd.DataFrame({"k": [], "c": []})])
+    keys = keys[keys["k"].notna()]
+    return keys.groupby("k")["c"].any().to_dict() if len(keys) else {}
 
 
 def each(s: pd.Series, fn: Callable[[Any], Any]) -> pd.Series:

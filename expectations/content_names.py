@@ -19,11 +19,13 @@ from expectations.content_frames import Checker, blank, each
 NAME_SYMBOLS = "!#&`'\"-,"
 MIN_NAME, MAX_NAME = 3, 255
 _DIGITS = re.compile(r"\d{6,}")
+_ASCII_REFUSED = re.compile("[^A-Za-z0-9 " + re.escape(NAME_SYMBOLS) + "]")
 
 
 def _allowed(ch: str) -> bool:
-    return ch == " " or ch in NAME_SYMBOLS or unicodedata.category(ch)[0] in "LMN" and (
-        not ch.isnumeric() or ch.isdigit())
+    """A letter of any language (with its marks), a decimal digit, a space or one of the symbols."""
+    category = unicodedata.category(ch)
+    return ch == " " or ch in NAME_SYMBOLS or category[0] in "LM" or category == "Nd"
 
 
 @lru_cache(maxsize=65536)
@@ -38,7 +40,7 @@ def name_problems(name: str) -> tuple[tuple[str, str], ...]:
     if run:
         out.append(("name_digits", f"the name holds {len(run[0])} digits in a row (`{run[0]}`); at most five are "
                                    "allowed (no phone numbers in names): remove them"))
-    bad = sorted({ch for ch in name if not _allowed(ch)})
+    bad = sorted(set(_ASCII_REFUSED.findall(name)) if name.isascii() else {ch for ch in name if not _allowed(ch)})
     if bad:
         shown = " ".join(f"`{c}`" if c.strip() else repr(c) for c in bad)
         out.append(("name_characters", f"the name has characters the platform refuses: {shown}; only letters, "
@@ -52,6 +54,8 @@ def name_problems(name: str) -> tuple[tuple[str, str], ...]:
 @lru_cache(maxsize=65536)
 def non_latin(text: str) -> str:
     """The words of ``text`` with letters that are not Latin script (empty when there are none)."""
+    if text.isascii():
+        return ""
     return " ".join(w for w in text.split()
                     if any(ch.isalpha() and not unicodedata.name(ch, "").startswith("LATIN") for ch in w))
 

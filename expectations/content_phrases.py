@@ -32,7 +32,7 @@ def check(c: Checker) -> None:
                                                                   strict=True)])
     c.flag("Phrases", p["option_name"].notna() & p["option_value"].isna(), "option_value", "phrase_option_value_required",
            "an option needs its value (OptionValue)")
-    key = p["property"].astype("string") + "\x00" + name.astype("string")
+    key = (p["property"].astype("string") + "\x00" + name.astype("string")).astype(object)
     with_options = set(key[p["option_name"].notna()].dropna())
     needs = name.isin(list(PHRASE_OPTIONS)).fillna(False) & p["enabled"].ne(0).fillna(True)
     first = ~key.duplicated(keep="first")

@@ -192,9 +192,12 @@ def _empty_parts(c: Checker, p: pd.DataFrame) -> None:
     c.flag("Property", bad.map(len) > 0, "empty_parts", "empty_parts_value",
            lambda sub: [f"{listed(bad[i])} is not a part that can be stated empty; the parts are "
                         f"{listed(names.values())}" for i in sub.index])
+    folded = p["empty_parts"].map(lambda xs: {x.casefold() for x in xs})
+    if not folded.map(len).any():
+        return
     for part_key, part in names.items():
         has_rows = set(c.parts[part]["property"].dropna())
-        said = p["empty_parts"].map(lambda xs, k=part_key: k in {x.casefold() for x in xs})
+        said = folded.map(lambda xs, k=part_key: k in xs).astype(bool)
         c.flag("Property", said & p["property"].isin(has_rows), "empty_parts", "empty_part_has_rows",
                f"`{part}` is stated empty for this property, but the {part} sheet has rows for it: remove one or "
                "the other")
