@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from loaders.content_schema import CONTENT_COLUMNS, PARTS, fields_of
+from loaders.content_schema import PARTS, frames_from_rows
 
 CITIES = [  # country, city, lat, lon, phone prefix, postcode pattern, currency
     ("PT", "Lisboa", 38.7223, -9.1393, "+35121", "1{:03d}-{:03d}", "EUR"),
@@ -94,25 +94,4 @@ def generate(n: int, seed: int = 7) -> dict[str, pd.DataFrame]:
 
 
 def frames(sheets: dict[str, list[dict]]) -> dict[str, pd.DataFrame]:
-    """Canonical part frames from rows of canonical names (source `bench.xlsx`, sheet = part)."""
-    headers = {("bench.xlsx", part): {"kind": part, **{f.name: f.field.ota for f in fields_of(part)}}
-               for part in PARTS}
-    out = {}
-    for part in PARTS:
-        rows = sheets.get(part, [])
-        columns = CONTENT_COLUMNS[part]
-        data = {}
-        for col, dtype in columns.items():
-            values = [r.get(col) for r in rows]
-            if dtype == "object":
-                data[col] = pd.Series([v if v is not None else [] for v in values], dtype=object)
-            else:
-                data[col] = pd.Series(values, dtype=dtype)
-        frame = pd.DataFrame(data)
-        frame["property"] = frame["hotel_code"].astype("string").fillna(frame["custom_id"])
-        frame["source"], frame["sheet"] = "bench.xlsx", part
-        frame["row"] = pd.array(range(2, len(frame) + 2), dtype="Int64")
-        frame = frame.astype(columns)[list(columns)]
-        frame.attrs["headers"] = headers
-        out[part] = frame
-    return out
+    return frames_from_rows(sheets, source="bench.xlsx")

@@ -164,8 +164,9 @@ def check(c: Checker) -> None:
                         for t in sub["address_line"]])
     state = contacts["state_code"]
     ok_country = country.notna() & ~bad_country
-    code = pd.Series([subdivision(k, s) if ok and not pd.isna(s) else None
-                      for k, s, ok in zip(country, state, ok_country, strict=True)], index=contacts.index)
+    asked = state.notna() & ok_country
+    code = pd.Series(None, index=contacts.index, dtype=object)
+    code[asked] = [subdivision(k, s) for k, s in zip(country[asked], state[asked], strict=True)]
     c.flag("Contacts", state.notna() & ok_country & code.isna(), "state_code", "state_code_value",
            lambda sub: [f"`{s}` is not an ISO 3166-2 subdivision of {k} (e.g. `{_example_subdivision(k)}`): "
                         "use the code from ISO 3166-2" for s, k in zip(sub["state_code"], country[sub.index],

@@ -16,6 +16,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import pandas as pd
+
 from loaders.schemas import Field
 
 KIND_DTYPES = {"int": "Int64", "flag": "Int64", "float": "float64", "str": "string", "list": "object",
@@ -272,3 +274,31 @@ CONTENT_COLUMNS: dict[str, dict[str, str]] = {
 def fields_of(part: str) -> tuple[ContentField, ...]:
     """The key fields and the part's own fields."""
     return (*KEY_FIELDS, *PART_FIELDS[part])
+
+
+def frames_from_rows(sheets: dict[str, list[dict]], source: str = "content.xlsx") -> dict[str, pd.DataFrame]:
+    """Canonical part frames (as :func:`loaders.read_content` gives them) from rows keyed by column name.
+
+    For code that builds content rather than reading it (tests, benchmarks, a parsed request): each
+    part's sheet is named like the part, rows are numbered from 2, headers are the OTA names.
+    """
+    headers = {(source, part): {"kind": part, **{f.name: f.field.ota for f in fields_of(part)}} for part in PARTS}
+    out = {}
+    for part in PARTS:
+        rows = sheets.get(part, [])
+        columns = CONTENT_COLUMNS[part]
+        data = {}
+        for col, dtype in columns.items():
+            values = [r.get(col) for r in rows]
+            if dtype == "object":
+                data[col] = pd.Series([v if v is not None else [] for v in values], dtype=object)
+            else:
+                data[col] = pd.Series(values, dtype=dtype)
+        frame = pd.DataFrame(data)
+        frame["property"] = frame["hotel_code"].astype("string").fillna(frame["custom_id"])
+        frame["source"], frame["sheet"] = source, part
+        frame["row"] = pd.array(range(2, len(frame) + 2), dtype="Int64")
+        frame = frame.astype(columns)[list(columns)]
+        frame.attrs["headers"] = headers
+        out[part] = frame
+    return out

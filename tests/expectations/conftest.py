@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 
 from expectations import ContentLookups
-from loaders.content_schema import CONTENT_COLUMNS, PARTS, fields_of
+from loaders.content_schema import frames_from_rows
 
 TODAY = dt.date(2026, 12, 1)
 N1 = {"custom_id": "N1"}
@@ -38,26 +38,7 @@ LOOKUPS = ContentLookups(
 
 def frames(sheets: dict[str, list[dict]]) -> dict[str, pd.DataFrame]:
     """Canonical part frames from rows of canonical names (source `t.xlsx`, sheet = part, rows from 2)."""
-    headers = {("t.xlsx", part): {"kind": part, **{f.name: f.field.ota for f in fields_of(part)}} for part in PARTS}
-    out = {}
-    for part in PARTS:
-        rows = sheets.get(part, [])
-        columns = CONTENT_COLUMNS[part]
-        data = {}
-        for col, dtype in columns.items():
-            values = [r.get(col) for r in rows]
-            if dtype == "object":
-                data[col] = pd.Series([v if v is not None else [] for v in values], dtype=object)
-            else:
-                data[col] = pd.Series(values, dtype=dtype if dtype != "datetime64[ns]" else "datetime64[ns]")
-        frame = pd.DataFrame(data)
-        frame["property"] = frame["hotel_code"].astype("string").fillna(frame["custom_id"])
-        frame["source"], frame["sheet"] = "t.xlsx", part
-        frame["row"] = pd.array(range(2, len(frame) + 2), dtype="Int64")
-        frame = frame.astype(columns)[list(columns)]
-        frame.attrs["headers"] = headers
-        out[part] = frame
-    return out
+    return frames_from_rows(sheets, source="t.xlsx")
 
 
 @pytest.fixture
