@@ -157,7 +157,8 @@ def _limits(c: Checker, p: pd.DataFrame) -> None:
     stars = p["star_rating"]
     flag("Property", stars.notna() & ~stars.between(0, 5).fillna(True), "star_rating", "star_rating_range",
          "the star rating is 0 to 5")
-    flag("Property", stars.notna() & p["property_class_code"].ne(HOTEL_CLASS).fillna(True), "star_rating",
+    # a class not given (an Overlay keeping the platform's) is not judged; a new property must give it
+    flag("Property", stars.notna() & p["property_class_code"].ne(HOTEL_CLASS).fillna(False), "star_rating",
          "stars_only_hotels", f"stars are only for the hotel property class (HotelCategory {HOTEL_CLASS}): clear "
                               "the star rating, or correct the property class")
 

@@ -581,3 +581,12 @@ def test_sparse_workbooks_are_checked_without_failing(name: str, sheets: dict[st
     issues = validate_content(frames(sheets), today=TODAY)
     assert set(issues["severity"]) <= {"error", "warning"}
     assert issues["message"].notna().all() and (issues["sheet"] != "").all()
+
+
+def test_stars_of_an_existing_property_whose_class_is_not_given_are_not_judged() -> None:
+    sheets = copy.deepcopy(BASE)
+    existing(sheets)
+    sheets["Property"][0].update(property_class_code=None, star_rating=4)
+    issues = validate_content(frames(sheets), lookups=LOOKUPS, today=TODAY)
+    assert "stars_only_hotels" not in set(issues["rule"])
+    assert set(issues["rule"]) == {"legal_entity_only_new"}
