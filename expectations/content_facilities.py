@@ -3,7 +3,7 @@ RelativePositions, AffiliationInfo, AcceptedPayments)."""
 
 from __future__ import annotations
 
-from expectations.content_frames import Checker, blank, listed, not_in
+from expectations.content_frames import Checker, blank, listed, nonempty, not_in, outside
 from expectations.content_property import CLOCK_RE, HOTEL_CLASS
 
 RESTAURANT_FEATURES = ("a la carte", "buffet", "guests only", "accepts reservations", "outdoor seating")
@@ -35,8 +35,8 @@ def check(c: Checker) -> None:
 
 
 def _enum_list(c: Checker, part: str, col: str, allowed: tuple[str, ...], rule: str) -> None:
-    bad = c.parts[part][col].map(lambda xs: [x for x in xs if x.casefold() not in allowed])
-    c.flag(part, bad.map(len) > 0, col, rule,
+    bad = outside(c.parts[part][col], lambda x: x.casefold() in allowed)
+    c.flag(part, nonempty(bad), col, rule,
            lambda sub: [f"{listed(bad[i])} is not one of {listed(allowed)}" for i in sub.index])
 
 

@@ -136,7 +136,7 @@ def property_context(parts: dict[str, pd.DataFrame]) -> pd.DataFrame:
     prop = parts["Property"].drop_duplicates("property")
     prop = prop[prop["property"].notna()].set_index("property")
     notif = prop["notif_type"].str.strip().str.casefold().reindex(ctx.index)
-    has_code = pd.Series(ctx.index.map(_has_code(parts)), index=ctx.index, dtype=bool)
+    has_code = pd.Series(ctx.index.isin(_has_code(parts)), index=ctx.index, dtype=bool)
     ctx["is_new"] = (notif.eq("new").fillna(False) | (notif.isna() & ~has_code)).astype(bool)
     ctx["on_property_sheet"] = ctx.index.isin(prop.index)
     for col in ("currency_code", "property_class_code", "booking_model", "hotel_name"):
@@ -152,12 +152,12 @@ def property_context(parts: dict[str, pd.DataFrame]) -> pd.DataFrame:
     return ctx
 
 
-def _has_code(parts: dict[str, pd.DataFrame]) -> dict[str, bool]:
-    """Whether any row of a property gives its HotelCode."""
-    keys = pd.concat([pd.DataFrame({"k": f["property"], "c": f["hotel_code"].notna()}) for f in parts.values()
-                      if len(f)] or [pd.DataFrame({"k": [], "c": []})])
-    keys = keys[keys["k"].notna()]
-    return keys.groupby("k")["c"].any().to_dict() if len(keys) else {}
+def _has_code(parts: dict[str, pd.DataFrame]) -> set[str]:
+    """The properties of which some row gives the HotelCode."""
+    out: set[str] = set()
+    for f in parts.values():
+        out.update(f["property"].to_numpy()[f["hotel_code"].notna().to_numpy()].tolist())
+    return out
 
 
 def each(s: pd.Series, fn: Callable[[Any], Any]) -> pd.Series:
@@ -175,8 +175,20 @@ def each(s: pd.Series, fn: Callable[[Any], Any]) -> pd.Series:
 def blank(s: pd.Series) -> pd.Series:
     """Blank cells (NA, or an empty list in a list column)."""
     if s.dtype == object and len(s) and isinstance(s.iloc[0], list):
-        return s.map(len).eq(0)
+        return pd.Series([not xs for xs in s.tolist()], index=s.index, dtype=bool)
     return s.isna()
+
+
+def outside(s: pd.Series, keep: Callable[[str], bool]) -> pd.Series:
+    """For a list column: the items of each cell that ``keep`` refuses (an empty list where all pass).
+    A plain loop over the lists: pandas' ``map`` would try to infer a dtype from lists, row by row."""
+    return pd.Series([[x for x in xs if not keep(x)] if xs else [] for xs in s.tolist()], index=s.index,
+                     dtype=object)
+
+
+def nonempty(s: pd.Series) -> pd.Series:
+    """For a list column: the cells that hold at least one item."""
+    return pd.Series([bool(xs) for xs in s.tolist()], index=s.index, dtype=bool)
 
 
 def not_in(s: pd.Series, allowed: Iterable[object], *, fold: bool = False) -> pd.Series:

@@ -6,7 +6,7 @@ its pets and guest facts come from one row (a different value on a later row is 
 
 from __future__ import annotations
 
-from expectations.content_frames import Checker, blank, listed, not_in
+from expectations.content_frames import Checker, blank, listed, nonempty, not_in, outside
 
 NO_SHOW = ("total_price", "default")
 PREPAYMENT_FROM = ("after_reservation_is_made", "after_cancellation_fee_begins")
@@ -115,8 +115,8 @@ def _fees(c: Checker) -> None:
     flag("Fees", cleaning & blank(f["conditions"]), "conditions", "fee_condition_required",
          f"a cleaning fee (Code {CLEANING_FEE}) needs its condition(s): one or more of {listed(CONDITIONS)}, "
          "separated by `;`")
-    bad_cond = f["conditions"].map(lambda xs: [x for x in xs if x not in CONDITIONS])
-    flag("Fees", bad_cond.map(len) > 0, "conditions", "fee_condition_value",
+    bad_cond = outside(f["conditions"], CONDITIONS.__contains__)
+    flag("Fees", nonempty(bad_cond), "conditions", "fee_condition_value",
          lambda sub: [f"{listed(bad_cond[i])} is not a condition; the conditions are {listed(CONDITIONS)}"
                       for i in sub.index])
     internet = f["internet_type"].notna() | f["internet_coverage"].notna()
@@ -159,9 +159,9 @@ def _services(c: Checker) -> None:
     flag("Services", cur.notna() & own.notna() & cur.ne(own).fillna(False), "currency_code", "service_currency",
          lambda sub: [f"a service is priced in the property's currency ({o}), not {k}: use {o}"
                       for o, k in zip(own[sub.index], cur[sub.index], strict=True)])
-    flag("Services", (s["breakfast_items"].map(len) > 0) & s["code"].ne(BREAKFAST).fillna(True), "breakfast_items",
+    flag("Services", nonempty(s["breakfast_items"]) & s["code"].ne(BREAKFAST).fillna(True), "breakfast_items",
          "breakfast_items_only_breakfast", f"Items (breakfast types) are only for the breakfast service (Code "
                                            f"{BREAKFAST}): clear them")
-    bad_types = s["types"].map(lambda xs: [x for x in xs if not x.isdigit()])
-    flag("Services", bad_types.map(len) > 0, "types", "service_type_code",
+    bad_types = outside(s["types"], str.isdigit)
+    flag("Services", nonempty(bad_types), "types", "service_type_code",
          lambda sub: [f"service Types are codes (whole numbers); {listed(bad_types[i])} is not" for i in sub.index])

@@ -10,7 +10,7 @@ from functools import lru_cache
 
 import pandas as pd
 
-from expectations.content_frames import Checker, blank, each, listed, not_in
+from expectations.content_frames import Checker, blank, each, listed, nonempty, not_in, outside
 from loaders.content_schema import PARTS
 
 NOTIF_TYPES = ("New", "Overlay")
@@ -95,7 +95,8 @@ def check(c: Checker) -> None:
     _booking(c, p, new)
     _empty_parts(c, p)
     has_policy = set(c.parts["Policies"]["property"].dropna())
-    stated_empty = p["empty_parts"].map(lambda x: "policies" in {v.casefold() for v in x})
+    stated_empty = pd.Series(["policies" in {v.casefold() for v in xs} for xs in p["empty_parts"].tolist()],
+                             index=p.index, dtype=bool)
     flag("Property", new & ~p["property"].isin(has_policy) & ~stated_empty, "property", "policy_152_applied",
          f"no policy is given for this new property: the platform applies the fully flexible policy "
          f"(PolicyCode={FULLY_FLEXIBLE_POLICY}); add a Policies row to choose another", severity="warning",
@@ -189,13 +190,13 @@ def _booking(c: Checker, p: pd.DataFrame, new: pd.Series) -> None:
 
 def _empty_parts(c: Checker, p: pd.DataFrame) -> None:
     names = {x.casefold(): x for x in PARTS if x != "Property"}
-    bad = p["empty_parts"].map(lambda xs: [x for x in xs if x.casefold() not in names])
-    c.flag("Property", bad.map(len) > 0, "empty_parts", "empty_parts_value",
+    bad = outside(p["empty_parts"], lambda x: x.casefold() in names)
+    c.flag("Property", nonempty(bad), "empty_parts", "empty_parts_value",
            lambda sub: [f"{listed(bad[i])} is not a part that can be stated empty; the parts are "
                         f"{listed(names.values())}" for i in sub.index])
-    folded = p["empty_parts"].map(lambda xs: {x.casefold() for x in xs})
-    if not folded.map(len).any():
+    if not nonempty(p["empty_parts"]).any():
         return
+    folded = p["empty_parts"].map(lambda xs: {x.casefold() for x in xs})
     for part_key, part in names.items():
         has_rows = set(c.parts[part]["property"].dropna())
         said = folded.map(lambda xs, k=part_key: k in xs).astype(bool)
