@@ -54,6 +54,9 @@ _EXPORTS = {
     "RoomsCheck": "workbench.flows.rooms",
     "RoomsPushResult": "workbench.flows.rooms",
     "DeprecatedOperationWarning": "workbench.flows.rooms",
+    # property content (checking; pushing is workbench.flows.content_push)
+    "check_content": "workbench.flows.content",
+    "ContentCheck": "workbench.flows.content",
     # property health
     "property_health": "workbench.flows.health",
     "PropertyHealth": "workbench.health",
@@ -92,12 +95,12 @@ _EXPORTS = {
 }
 
 __all__ = [
-    "BlockedByErrors", "CarSearch", "CnsClient", "CnsConfig", "DATA", "DeprecatedOperationWarning",
+    "BlockedByErrors", "CarSearch", "CnsClient", "CnsConfig", "ContentCheck", "DATA", "DeprecatedOperationWarning",
     "DryRun", "InputError", "LateDecision", "LoadError", "NotifyService", "OperationSunset",
     "PlatformReadError", "PlatformRooms", "PropertyHealth", "PushResult", "ROOT", "RatesCheck", "ReportContext",
     "RoomsCheck", "RoomsPushResult", "SAMPLES", "SearchParams", "SearchParamsError", "Secret", "Settings",
-    "SettingsError", "TerminalError", "TransientError", "WorkbenchError", "affiliate_links", "check_rates",
-    "check_rooms", "create_notify_app", "dry_run", "ensure_test_ca", "expand_payload", "fetch_registry",
+    "SettingsError", "TerminalError", "TransientError", "WorkbenchError", "affiliate_links", "check_content",
+    "check_rates", "check_rooms", "create_notify_app", "dry_run", "ensure_test_ca", "expand_payload", "fetch_registry",
     "fetch_rooms", "notification", "notifications_frame", "preview_rooms", "property_health", "push_rates", "push_rooms",
     "read_notifications", "rooms_dry_run", "run_demand_sandbox", "run_sandbox", "search_cars",
     "serve_in_thread", "write_health_report", "write_letters", "write_push_report", "write_report",
@@ -119,6 +122,7 @@ if TYPE_CHECKING:  # for type checkers and editors; at run time names load lazil
         TransientError,
         WorkbenchError,
     )
+    from workbench.flows.content import ContentCheck, check_content
     from workbench.flows.health import property_health
     from workbench.flows.rates import DryRun, RatesCheck, check_rates, dry_run, push_rates
     from workbench.flows.rooms import (

@@ -1,0 +1,109 @@
+"""Property content (spec E4) from workbooks: load and check, with the platform's lookups when reachable.
+
+>>> from workbench import check_content
+>>> check = check_content("data/samples/content.xlsx", today=dt.date(2026, 12, 1))
+>>> check                      # in Jupyter: the verdict, counts by rule, the first issues
+>>> check.parts["Contacts"]    # the canonical frames, one per part (loaders.read_content)
+
+The platform's lists (currencies, countries, city tax categories: spec E5) come from ``lookups``
+when given, else from the platform named by ``settings`` (cached a day, see
+``workbench.platform.lookups``); without either, the rules needing them are not run and one
+``not_checked`` warning says so for each. Pushing is ``workbench.flows.content_push``'s.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, ClassVar
+
+import pandas as pd
+
+from expectations import ContentLookups, cet_today, validate_content
+from loaders import read_content
+from workbench.flows.checked import IssuesView
+from workbench.platform.lookups import DEFAULT_CACHE, LookupCache, Lookups, fetch_lookups
+
+if TYPE_CHECKING:
+    from workbench.config import Settings
+
+PathLike = str | Path
+
+
+@dataclass(repr=False)
+class ContentCheck(IssuesView):
+    """A loaded and validated content workbook: the parts (one frame each), the issues, and where the
+    platform's lists came from (``notes``)."""
+
+    parts: dict[str, pd.DataFrame]
+    issues: pd.DataFrame
+    files: list[Path] = field(default_factory=list)
+    lookups: ContentLookups = field(default_factory=ContentLookups)
+    notes: list[str] = field(default_factory=list)
+    title: ClassVar[str] = "Content check"
+
+    @property
+    def properties(self) -> pd.DataFrame:
+        """One row per property on the Property sheet: its key, whether it is new, name and country."""
+        prop = self.parts["Property"]
+        new = (prop["notif_type"].str.casefold().eq("new").fillna(False)
+               | (prop["notif_type"].isna() & prop["hotel_code"].isna()))
+        return pd.DataFrame({"property": prop["property"], "hotel_code": prop["hotel_code"],
+                             "custom_id": prop["custom_id"], "hotel_name": prop["hotel_name"],
+                             "new": new.astype(bool), "latitude": prop["latitude"], "longitude": prop["longitude"]})
+
+    def facts(self) -> list[tuple[str, str]]:
+        props = self.properties
+        with_rows = [p for p, f in self.parts.items() if len(f)]
+        return [(f"{len(props):,}", "properties"), (f"{int(props['new'].sum()):,}", "new"),
+                (f"{len(with_rows)}", "parts with rows"),
+                (", ".join(p.name for p in self.files) or "nothing", "read:")]
+
+
+def check_content(files: PathLike | Iterable[PathLike], *, settings: Settings | None = None,
+                  lookups: ContentLookups | Lookups | None = None, today: dt.date | None = None,
+                  rtb_enabled: bool | None = None, sheet: str | Sequence[str] | None = None,
+                  encoding: str | None = None, header_row: int | None = None,
+                  cache: PathLike | LookupCache | None = None, client_options: dict | None = None,
+                  refresh_lookups: bool = False) -> ContentCheck:
+    """Load a content workbook and check it against every E4 rule.
+
+    ``lookups``: the platform's lists (else read through ``settings`` when it names a platform, cached
+    in ``cache``, default ``.workbench/lookups.json``); ``rtb_enabled``: the provider setting
+    ``content_api_rtb_enabled`` (default: the settings' ``content_api_rtb_enabled`` if they have one,
+    else off); ``today``: the CET date (birth dates). ``sheet``, ``encoding``, ``header_row``: see
+    :func:`loaders.read_content`. ``client_options`` go to the client (e.g. an in-process sandbox).
+    """
+    paths = [Path(files)] if isinstance(files, (str, Path)) else [Path(p) for p in files]
+    loaded = read_content(paths, sheet=sheet, encoding=encoding, header_row=header_row)
+    notes: list[str] = []
+    known = _lookups(lookups, settings, cache, client_options, refresh_lookups, notes)
+    if rtb_enabled is None:
+        rtb_enabled = bool(getattr(settings, "content_api_rtb_enabled", False))
+    issues = validate_content(loaded.parts, load_issues=loaded.issues, lookups=known, today=today or cet_today(),
+                              rtb_enabled=rtb_enabled)
+    return ContentCheck(loaded.parts, issues, paths, known, notes)
+
+
+def _lookups(lookups: ContentLookups | Lookups | None, settings: Settings | None, cache: PathLike | LookupCache | None,
+             client_options: dict | None, refresh: bool, notes: list[str]) -> ContentLookups:
+    if isinstance(lookups, ContentLookups):
+        return lookups
+    if isinstance(lookups, Lookups):
+        notes.extend(lookups.warnings)
+        return lookups.content_lookups()
+    if settings is None or not settings.base_url:
+        notes.append("the platform's lists (currencies, countries, city tax categories) were not read: no platform "
+                     "is configured")
+        return ContentLookups()
+    from workbench.transport import SyncPlatformClient
+
+    store = cache if isinstance(cache, LookupCache) else LookupCache(Path(cache) if cache else DEFAULT_CACHE)
+    with SyncPlatformClient(settings, **(client_options or {})) as client:
+        read = fetch_lookups(client, store, settings.base_url, refresh=refresh)
+    notes.extend(read.warnings)
+    for kind, when in read.fetched_at.items():
+        notes.append(f"/xml/{kind} as fetched {when.isoformat(timespec='minutes')}")
+    return read.content_lookups()
