@@ -69,6 +69,9 @@ class Settings:
     weekday_spelling: str = "ota"
     gzip_requests: bool = False
     provider_type: str = ""
+    # the provider has the feature `content_api_rtb_enabled` (spec, States: changing a property to request to book
+    # through the content operation needs it); set it to what the provider portal says
+    content_api_rtb_enabled: bool = False
     # account-specific per-minute limits, e.g. "OTA_HotelRateAmountNotif=600,all=10000"
     rate_limits: str = ""
     rate_limit_window_seconds: float = 60.0  # the limits above count calls per this window

@@ -72,8 +72,8 @@ def check_content(files: PathLike | Iterable[PathLike], *, settings: Settings | 
 
     ``lookups``: the platform's lists (else read through ``settings`` when it names a platform, cached
     in ``cache``, default ``.workbench/lookups.json``); ``rtb_enabled``: the provider setting
-    ``content_api_rtb_enabled`` (default: the settings' ``content_api_rtb_enabled`` if they have one,
-    else off); ``today``: the CET date (birth dates). ``sheet``, ``encoding``, ``header_row``: see
+    ``content_api_rtb_enabled`` (default: the settings' ``content_api_rtb_enabled``, i.e.
+    ``WORKBENCH_CONTENT_API_RTB_ENABLED``, else off); ``today``: the CET date (birth dates). ``sheet``, ``encoding``, ``header_row``: see
     :func:`loaders.read_content`. ``client_options`` go to the client (e.g. an in-process sandbox).
     """
     paths = [Path(files)] if isinstance(files, (str, Path)) else [Path(p) for p in files]
@@ -81,7 +81,7 @@ def check_content(files: PathLike | Iterable[PathLike], *, settings: Settings | 
     notes: list[str] = []
     known = _lookups(lookups, settings, cache, client_options, refresh_lookups, notes)
     if rtb_enabled is None:
-        rtb_enabled = bool(getattr(settings, "content_api_rtb_enabled", False))
+        rtb_enabled = bool(settings.content_api_rtb_enabled) if settings is not None else False
     issues = validate_content(loaded.parts, load_issues=loaded.issues, lookups=known, today=today or cet_today(),
                               rtb_enabled=rtb_enabled)
     return ContentCheck(loaded.parts, issues, paths, known, notes)
