@@ -1,0 +1,79 @@
+"""The journal's accepted cells, read fast and without writing: what a plan compares a sheet with.
+
+:meth:`Journal.accepted <workbench.writers.journal.Journal.accepted>` reads one Python row per cell
+(seconds for a million cells); this reads one row per room-rate, each with its nights, guest counts
+and price keys concatenated, and cuts them up with numpy. The file is opened read-only: a plan never
+creates or changes a journal (a journal that does not exist holds no accepted price).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterable
+from contextlib import closing
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+ACCEPTED_COLUMNS = {"hotel_code": "int64", "inv_type_code": "object", "rate_plan_code": "object",
+                    "date": "datetime64[s]", "guests": "int64", "price": "object"}
+#: one row per room-rate: its cells' nights (10 characters each, no separator), guests and price keys
+#: (the price key never holds ``|``: ``AfterTax:15900e-2:2:EUR``); the three lists are built row by row
+#: together, so they stay aligned whatever order SQLite reads the cells in
+_SQL = ("SELECT hotel_code, inv_type_code, rate_plan_code, count(*), group_concat(date, ''), "
+        "group_concat(guests, ','), group_concat(price, '|') FROM accepted WHERE target = ?{where} "
+        "GROUP BY hotel_code, inv_type_code, rate_plan_code")
+
+
+def empty_accepted() -> pd.DataFrame:
+    return pd.DataFrame({c: pd.Series(dtype=t) for c, t in ACCEPTED_COLUMNS.items()})
+
+
+def journal_targets(path: str | Path) -> list[str]:
+    """The targets with accepted prices in the journal at ``path`` (none when it does not exist)."""
+    if not Path(path).is_file():
+        return []
+    with closing(_connect(path)) as db:
+        if not _has_accepted(db):
+            return []
+        return [t for (t,) in db.execute("SELECT DISTINCT target FROM accepted ORDER BY target")]
+
+
+def read_accepted(path: str | Path, target: str, hotels: Iterable[int] | None = None) -> pd.DataFrame:
+    """Every accepted cell of ``target`` (optionally only these properties): ``hotel_code,
+    inv_type_code, rate_plan_code, date, guests, price`` (``price``: the journal's price key)."""
+    if not Path(path).is_file():
+        return empty_accepted()
+    where = ""
+    params: list[object] = [target]
+    if hotels is not None:
+        hs = sorted({int(h) for h in hotels})
+        if not hs:
+            return empty_accepted()
+        where = f" AND hotel_code IN ({','.join('?' * len(hs))})"
+        params += hs
+    with closing(_connect(path)) as db:
+        if not _has_accepted(db):
+            return empty_accepted()
+        rows = db.execute(_SQL.format(where=where), params).fetchall()
+    if not rows:
+        return empty_accepted()
+    counts = np.fromiter((r[3] for r in rows), dtype=np.int64, count=len(rows))
+    take = np.repeat(np.arange(len(rows)), counts)
+    dates = np.frombuffer("".join(r[4] for r in rows).encode("ascii"), dtype="S10").astype("datetime64[D]")
+    guests = np.asarray(",".join(r[5] for r in rows).split(","), dtype=np.int64)
+    prices = np.asarray("|".join(r[6] for r in rows).split("|"), dtype=object)
+    return pd.DataFrame({
+        "hotel_code": np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))[take],
+        "inv_type_code": np.asarray([r[1] for r in rows], dtype=object)[take],
+        "rate_plan_code": np.asarray([r[2] for r in rows], dtype=object)[take],
+        "date": dates.astype("datetime64[s]"), "guests": guests, "price": prices})
+
+
+def _connect(path: str | Path) -> sqlite3.Connection:
+    return sqlite3.connect(f"file:{Path(path).resolve()}?mode=ro", uri=True, timeout=30)
+
+
+def _has_accepted(db: sqlite3.Connection) -> bool:
+    return db.execute("SELECT 1 FROM sqlite_master WHERE type='table' AND name='accepted'").fetchone() is not None
