@@ -258,9 +258,20 @@ def push_rates(check: RatesCheck, settings: Settings, *, journal: PathLike = DEF
     frame = check.frame.reset_index(drop=True)
     # errors skipped: ``not_sent`` ("not sent (errors)"); repeats and refused properties: ``held`` lines
     held = _held(check, frame, repeated & ~invalid & ~refused, refused & ~invalid)
-    return send_rates(frame[send], settings, journal=journal, full=full, progress=progress, command=command,
-                      client_options=client_options, skipped_rows=int(invalid.sum()), files=check.files,
-                      held=held, refused=_refused(check, frame, refused), not_sent=check.not_sent())
+    plan = _plan(check, settings, journal, skip_invalid, full)
+    result = send_rates(frame[send], settings, journal=journal, full=full, progress=progress, command=command,
+                        client_options=client_options, skipped_rows=int(invalid.sum()), files=check.files,
+                        held=held, refused=_refused(check, frame, refused), not_sent=check.not_sent())
+    result.plan = plan
+    return result
+
+
+def _plan(check: RatesCheck, settings: Settings, journal: PathLike, skip_invalid: bool, full: bool) -> object:
+    """The plan every push starts with (its figures head the push's output); price jumps are the
+    caller's to ask for (``plan_rates``), so a push never reads the journal twice for them."""
+    from workbench.flows.plan import plan_rates
+
+    return plan_rates(check, settings, journal=journal, skip_invalid=skip_invalid, full=full, price_jumps=False)
 
 
 def _held(check: RatesCheck, frame: pd.DataFrame, repeated: np.ndarray, refused: np.ndarray) -> pd.DataFrame:
