@@ -66,7 +66,7 @@ def read_price_jump_table(path: str | Path, share: float = DEFAULT_SHARE,
     (either limit column may be left out; a blank cell takes the default; ``off`` switches it off)."""
     path = Path(path)
     try:
-        raw = (pd.read_excel(path, dtype=str) if path.suffix.lower() in (".xlsx", ".xlsm")
+        raw = (pd.read_excel(path, dtype=str, engine="openpyxl") if path.suffix.lower() in (".xlsx", ".xlsm")
                else pd.read_csv(path, dtype=str, keep_default_na=False, encoding="utf-8-sig"))
     except (OSError, ValueError) as exc:
         raise LoadError(f"cannot read the price-jump table `{path}`: {exc}", source=path.name) from None
