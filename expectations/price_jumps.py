@@ -185,10 +185,10 @@ def price_outliers(frame: pd.DataFrame, limits: PriceJumpLimits | None = None) -
                         message=message)
 
 
-def price_jump_issues(frame: pd.DataFrame, before: pd.DataFrame | None,
-                      limits: PriceJumpLimits | None = None) -> pd.DataFrame:
+def price_jump_issues(frame: pd.DataFrame, before: pd.DataFrame | None, limits: PriceJumpLimits | None = None,
+                      outliers: bool = True) -> pd.DataFrame:
     """Both rules (``price_jump`` only when ``before`` is given), as one issues frame."""
-    parts = [price_outliers(frame, limits)]
+    parts = [price_outliers(frame, limits)] if outliers else []
     if before is not None:
         parts.append(price_jumps(frame, before, limits))
     return combine(parts)

@@ -94,8 +94,11 @@ def plan_rates(check: RatesCheck, settings: Settings | None = None, *, journal: 
     estimate = send_estimate(settings, OPERATION, requests)
     warnings = empty_issues()
     if price_jumps:
-        before = parse_price_keys(pd.Series(diff.before, dtype=object))
-        warnings = price_jump_issues(send, before, limits or price_jump_limits(settings))
+        limits = limits or price_jump_limits(settings)
+        moved = diff.change == 1  # a jump needs another accepted price: only changed cells are compared
+        before = parse_price_keys(pd.Series(diff.before[moved], dtype=object))
+        warnings = combine([price_jump_issues(send, None, limits),
+                            price_jump_issues(send[moved], before, limits, outliers=False)])
     return RatesPlan(chosen, Path(journal), send, diff, requests, len(messages), estimate, full, since,
                      int(leave.sum()), blocked, warnings)
 

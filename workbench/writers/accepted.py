@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-ACCEPTED_COLUMNS = {"hotel_code": "int64", "inv_type_code": "object", "rate_plan_code": "object",
+ACCEPTED_COLUMNS = {"hotel_code": "int64", "inv_type_code": "category", "rate_plan_code": "category",
                     "date": "datetime64[s]", "guests": "int64", "price": "object"}
 #: one row per room-rate: its cells' nights (10 characters each, no separator), guests and price keys
 #: (the price key never holds ``|``: ``AfterTax:15900e-2:2:EUR``); the three lists are built row by row
@@ -66,9 +66,14 @@ def read_accepted(path: str | Path, target: str, hotels: Iterable[int] | None = 
     prices = np.asarray("|".join(r[6] for r in rows).split("|"), dtype=object)
     return pd.DataFrame({
         "hotel_code": np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))[take],
-        "inv_type_code": np.asarray([r[1] for r in rows], dtype=object)[take],
-        "rate_plan_code": np.asarray([r[2] for r in rows], dtype=object)[take],
+        "inv_type_code": _repeated([r[1] for r in rows], take), "rate_plan_code": _repeated([r[2] for r in rows], take),
         "date": dates.astype("datetime64[s]"), "guests": guests, "price": prices})
+
+
+def _repeated(values: list[str], take: np.ndarray) -> pd.Categorical:
+    """One value per room-rate repeated for its cells, as a categorical (no Python string per cell)."""
+    codes, uniques = pd.factorize(np.asarray(values, dtype=object))
+    return pd.Categorical.from_codes(codes[take], categories=pd.Index(uniques, dtype=object))
 
 
 def _connect(path: str | Path) -> sqlite3.Connection:

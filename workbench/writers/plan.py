@@ -74,8 +74,8 @@ def diff_cells(frame: pd.DataFrame, accepted: pd.DataFrame, since: dt.date | Non
     guests = f["number_of_guests"].astype("Int64").fillna(NO_GUESTS).to_numpy(np.int64)
     codes, rr_parts = _cell_codes(
         [f["hotel_code"].to_numpy(np.int64), accepted["hotel_code"].to_numpy(np.int64)],
-        [f["inv_type_code"].to_numpy(object), accepted["inv_type_code"].to_numpy(object)],
-        [f["rate_plan_code"].to_numpy(object), accepted["rate_plan_code"].to_numpy(object)],
+        _factorized(f["inv_type_code"], accepted["inv_type_code"]),
+        _factorized(f["rate_plan_code"], accepted["rate_plan_code"]),
         [f["date"].to_numpy("datetime64[D]").astype(np.int64), accepted["date"].to_numpy("datetime64[D]")
          .astype(np.int64)],
         [guests, accepted["guests"].to_numpy(np.int64)])
@@ -105,13 +105,25 @@ def diff_cells(frame: pd.DataFrame, accepted: pd.DataFrame, since: dt.date | Non
     return CellDiff(change, np.asarray(after_text, dtype=object)[after_id], before, removed, rr)
 
 
-def _cell_codes(hotels: list[np.ndarray], rooms: list[np.ndarray], rates: list[np.ndarray],
+def _factorized(sheet: pd.Series, accepted: pd.Series) -> tuple[np.ndarray, np.ndarray]:
+    """Codes over both sides (sheet, then accepted) and the values: each side factorised on its own
+    (arrow strings and categoricals factorise without making a Python string per row), then the
+    few distinct values united."""
+    sc, su = pd.factorize(sheet)
+    ac, au = pd.factorize(accepted)
+    values = pd.Index(np.asarray(su, dtype=object)).append(pd.Index(np.asarray(au, dtype=object))).unique()
+    codes = np.concatenate([values.get_indexer(np.asarray(su, dtype=object))[sc] if len(sc) else sc,
+                            values.get_indexer(np.asarray(au, dtype=object))[ac] if len(ac) else ac])
+    return codes.astype(np.int64), np.asarray(values, dtype=object)
+
+
+def _cell_codes(hotels: list[np.ndarray], rooms: tuple[np.ndarray, np.ndarray], rates: tuple[np.ndarray, np.ndarray],
                 days: list[np.ndarray], guests: list[np.ndarray]) -> tuple[tuple[np.ndarray, np.ndarray], tuple]:
     """One int64 per cell over both sides (sheet, then accepted) and the room-rate id of each, with
     the hotel, room and rate of each room-rate id."""
     hc, hu = pd.factorize(np.concatenate(hotels))
-    rc, ru = pd.factorize(np.concatenate(rooms))
-    pc, pu = pd.factorize(np.concatenate(rates))
+    rc, ru = rooms
+    pc, pu = rates
     rr_key = (hc.astype(np.int64) * len(ru) + rc) * len(pu) + pc
     rr_id, rr_u = pd.factorize(rr_key)
     day = np.concatenate(days)
