@@ -23,9 +23,8 @@ from workbench.config import Settings
 from workbench.errors import SettingsError
 from workbench.transport.estimate import send_estimate
 from workbench.writers.accepted import empty_accepted, journal_targets, read_accepted
-from workbench.writers.compress import compress
 from workbench.writers.journal import DEFAULT_JOURNAL
-from workbench.writers.plan import RatesPlan, diff_cells, parse_price_keys
+from workbench.writers.plan import RatesPlan, count_messages, diff_cells, parse_price_keys
 
 if TYPE_CHECKING:
     from workbench.flows.rates import RatesCheck
@@ -89,8 +88,7 @@ def plan_rates(check: RatesCheck, settings: Settings | None = None, *, journal: 
     since = check.as_of - dt.timedelta(days=1)
     diff = diff_cells(send, accepted, since=since)
     delta = send if full else send[diff.send_mask]
-    messages = compress(delta).messages if len(delta) else pd.DataFrame(columns=["hotel_code", "month"])
-    requests = len(messages[["hotel_code", "month"]].drop_duplicates())
+    requests, messages = count_messages(delta)
     estimate = send_estimate(settings, OPERATION, requests)
     warnings = empty_issues()
     if price_jumps:
@@ -99,7 +97,7 @@ def plan_rates(check: RatesCheck, settings: Settings | None = None, *, journal: 
         before = parse_price_keys(pd.Series(diff.before[moved], dtype=object))
         warnings = combine([price_jump_issues(send, None, limits),
                             price_jump_issues(send[moved], before, limits, outliers=False)])
-    return RatesPlan(chosen, Path(journal), send, diff, requests, len(messages), estimate, full, since,
+    return RatesPlan(chosen, Path(journal), send, diff, requests, messages, estimate, full, since,
                      int(leave.sum()), blocked, warnings)
 
 

@@ -150,6 +150,39 @@ def _price_ids(f: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
     return inverse.astype(np.int64), texts
 
 
+def count_messages(delta: pd.DataFrame) -> tuple[int, int]:
+    """``(requests, messages)`` a push of ``delta`` sends: the compressor's count, without running its
+    per-month search where it cannot win: a room-rate-month of at most two runs of equal prices on
+    consecutive nights is sent as those runs (:func:`~workbench.writers.compress.compress_month`),
+    so only the months with more runs are compressed. Scattered changes (a few nights here and
+    there) are mostly such months."""
+    if delta.empty:
+        return 0, 0
+    f = delta.reset_index(drop=True)
+    day = f["date"].to_numpy("datetime64[D]")
+    month = day.astype("datetime64[M]").astype(np.int64)
+    hotel = f["hotel_code"].to_numpy(np.int64)
+    requests = len(np.unique(hotel * 100_000 + (month - month.min())))
+    rr, _ = pd.factorize(pd.MultiIndex.from_arrays([hotel, f["inv_type_code"], f["rate_plan_code"]]))
+    series = rr.astype(np.int64) * 100_000 + (month - month.min())
+    night = series * 64 + (day.astype(np.int64) - day.astype("datetime64[M]").astype("datetime64[D]")
+                           .astype(np.int64))
+    if len(np.unique(night)) != len(f):  # several guest counts a night: nights are price vectors
+        return requests, len(compress(f).messages)
+    value, _ = _price_ids(f)
+    order = np.lexsort((night, series))
+    s, n, v = series[order], night[order], value[order]
+    new_run = np.ones(len(f), dtype=bool)
+    new_run[1:] = (s[1:] != s[:-1]) | (n[1:] != n[:-1] + 1) | (v[1:] != v[:-1])
+    runs = np.bincount(pd.factorize(s)[0], weights=new_run).astype(np.int64)
+    series_ids = pd.unique(s)
+    busy = np.isin(series, series_ids[runs > 2])
+    messages = int(runs[runs <= 2].sum())
+    if busy.any():
+        messages += len(compress(f[busy]).messages)
+    return requests, messages
+
+
 def parse_price_keys(keys: pd.Series) -> pd.DataFrame:
     """The journal's price keys (``AfterTax:15900e-2:2:EUR``) as ``amount_minor, amount_scale,
     currency_code`` (NA where a key is missing), parsed once per distinct key."""

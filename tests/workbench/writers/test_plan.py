@@ -9,15 +9,19 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from loaders import RATES_COLUMNS
 from workbench.config import Settings
 from workbench.flows.plan import plan_rates, plan_target
 from workbench.flows.rates import check_rates
 from workbench.transport.estimate import send_estimate
 from workbench.writers.accepted import read_accepted
+from workbench.writers.compress import compress
 from workbench.writers.deltas import cell_keys
 from workbench.writers.journal import Journal
-from workbench.writers.plan import weekday_text
+from workbench.writers.plan import count_messages, weekday_text
 
 TARGET = "https://platform.test"
 AS_OF = "2026-12-01"
@@ -177,3 +181,26 @@ def test_plan_html_summary_escapes_and_heads_with_the_figures(state: Path) -> No
     assert plan.headline().startswith("Plan: 3 added, 8 changed, 23 unchanged, 5 removed from the sheet; 11 price(s) "
                                       "to send in 1 request(s) with 2 message(s)")
     assert dt.date(2026, 11, 30) == plan.since
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["101", "102"]), st.integers(0, 70), st.sampled_from([100, 120, 135]),
+                          st.sampled_from([None, 1, 2])), min_size=1, max_size=80))
+def test_message_count_is_the_compressors(cells: list[tuple[str, int, int, int | None]]) -> None:
+    """The plan's count of requests and messages is exactly what the compressor sends."""
+    seen: dict[tuple[str, int, int | None], int] = {}
+    for room, day, price, guests in cells:
+        seen[(room, day, guests)] = price
+    keys = list(seen)
+    if len({g is None for _, _, g in keys}) > 1:   # guests in all rows or none
+        keys = [k for k in keys if k[2] is None] or [k for k in keys if k[2] is not None]
+    n = len(keys)
+    frame = pd.DataFrame({
+        "hotel_code": 1000001, "inv_type_code": [k[0] for k in keys], "rate_plan_code": "5001",
+        "date": pd.Timestamp("2027-02-20") + pd.to_timedelta([k[1] for k in keys], unit="D"),
+        "number_of_guests": pd.array([k[2] for k in keys], dtype="Int64"),
+        "amount": [float(seen[k]) for k in keys], "amount_minor": [seen[k] for k in keys], "amount_scale": 0,
+        "amount_type": "AfterTax", "decimal_places": pd.array([None] * n, dtype="Int64"), "currency_code": "EUR",
+        "source": "s.csv", "sheet": "", "row": range(2, n + 2), "amount_column": "AmountAfterTax"}).astype(RATES_COLUMNS)
+    messages = compress(frame).messages
+    assert count_messages(frame) == (len(messages[["hotel_code", "month"]].drop_duplicates()), len(messages))
