@@ -142,14 +142,16 @@ def price_jumps(frame: pd.DataFrame, before: pd.DataFrame, limits: PriceJumpLimi
     h, hb = f[hit], b[hit]
     amount = pd.Series(amount_text(h["amount_minor"], h["amount_scale"], h["currency_code"]), index=h.index)
     old = amount_text(hb["amount_minor"], hb["amount_scale"], h["currency_code"])
-    pct = (h["amount"].astype("float64") / _as_float(hb) - 1) * 100
+    pct = ((h["amount"].astype("float64") / _as_float(hb) - 1) * 100).to_numpy(np.float64)
     message = pd.Series([
         f"{n} {c} is {abs(p):.1f}% {'above' if p > 0 else 'below'} {o} {c}, the last price the platform accepted "
-        f"for this night (room {r}, rate {rp}, {d:%Y-%m-%d}{_guests(g)}): more than the {s * 100:g}% a price may "
+        f"for this night (room {r}, rate {rp}, {d}{_guests(g)}): more than the {s * 100:g}% a price may "
         "change; check the amount (an extra or a missing digit?)"
-        for n, o, c, p, r, rp, d, g, s in zip(amount, old, h["currency_code"], pct, h["inv_type_code"],
-                                              h["rate_plan_code"], h["date"], h["number_of_guests"], share[hit],
-                                              strict=True)], index=h.index)
+        for n, o, c, p, r, rp, d, g, s in zip(amount, old, h["currency_code"].tolist(), pct.tolist(),
+                                              h["inv_type_code"].tolist(), h["rate_plan_code"].tolist(),
+                                              h["date"].dt.strftime("%Y-%m-%d").tolist(),
+                                              h["number_of_guests"].tolist(), share[hit].tolist(), strict=True)],
+        index=h.index)
     return issues_where(f, hit, column=f["amount_column"], value=amount, rule=JUMP, severity="warning",
                         message=message)
 
@@ -178,9 +180,10 @@ def price_outliers(frame: pd.DataFrame, limits: PriceJumpLimits | None = None) -
         f"{t} {c} is {'more than ' + format(k, 'g') + ' times' if up else 'less than 1/' + format(k, 'g') + ' of'} "
         f"the median of its month ({m:,.2f} {c}; room {r}, rate {rp}, {d:%b %Y}{_guests(g)}): check the amount "
         "(an extra or a missing digit?)"
-        for t, c, up, k, m, r, rp, d, g in zip(text, h["currency_code"], high[hit], factor[hit], median[hit],
-                                              h["inv_type_code"], h["rate_plan_code"], h["date"],
-                                              h["number_of_guests"], strict=True)], index=h.index)
+        for t, c, up, k, m, r, rp, d, g in zip(text, h["currency_code"].tolist(), high[hit].tolist(),
+                                              factor[hit].tolist(), median[hit].tolist(), h["inv_type_code"].tolist(),
+                                              h["rate_plan_code"].tolist(), h["date"].tolist(),
+                                              h["number_of_guests"].tolist(), strict=True)], index=h.index)
     return issues_where(f, hit, column=f["amount_column"], value=text, rule=OUTLIER, severity="warning",
                         message=message)
 
@@ -200,20 +203,25 @@ def _as_float(b: pd.DataFrame) -> pd.Series:
 
 def amount_text(minor: pd.Series, scale: pd.Series, currency: pd.Series | None = None) -> list[str]:
     """``15900``, scale 2 -> ``159.00``: as many decimals as the currency has (two when unknown), more
-    when the amount has more (``9,000.50`` JPY shows its stray decimals)."""
+    when the amount has more (``9,000.50`` JPY shows its stray decimals). Exact (integers), never floats."""
     units = currency_minor_units()
-    cur = currency if currency is not None else pd.Series([None] * len(minor))
+    n = len(minor)
+    m = pd.array(minor, dtype="Int64")
+    k = pd.array(scale, dtype="Int64").fillna(0).to_numpy(np.int64)
+    cur = (pd.Series(currency, dtype="string").to_numpy(object, na_value="") if currency is not None
+           else np.full(n, "", dtype=object))
+    codes, uniq = pd.factorize(cur)
+    own = np.asarray([units.get(str(c), 2) for c in uniq], dtype=np.int64)[codes] if n else np.zeros(0, np.int64)
+    digits = np.maximum(own, k)
     out = []
-    for m, s, c in zip(minor, scale, cur, strict=True):
-        if pd.isna(m):
+    for value, s, d, missing in zip(m.to_numpy(np.int64, na_value=0).tolist(), k.tolist(), digits.tolist(),
+                                    m.isna().tolist(), strict=True):
+        if missing:
             out.append("")
             continue
-        s = 0 if pd.isna(s) else int(s)
-        digits = max(units.get(str(c), 2) if not pd.isna(c) else 2, s)
-        value = int(m) * 10 ** (digits - s)
-        sign = "-" if value < 0 else ""
-        whole, frac = divmod(abs(value), 10 ** digits)
-        out.append(f"{sign}{whole:,}" + (f".{frac:0{digits}d}" if digits else ""))
+        v = value * 10 ** (d - s)
+        whole, frac = divmod(abs(v), 10 ** d)
+        out.append(f"{'-' if v < 0 else ''}{whole:,}" + (f".{frac:0{d}d}" if d else ""))
     return out
 
 

@@ -82,7 +82,8 @@ def diff_cells(frame: pd.DataFrame, accepted: pd.DataFrame, since: dt.date | Non
     key, rr_id = codes
     pos = pd.Index(key[n:]).get_indexer(key[:n]) if len(accepted) else np.full(n, -1, dtype=np.int64)
     after_id, after_text = _price_ids(f)
-    acc_code, acc_text = pd.factorize(accepted["price"].to_numpy(object))
+    acc_code, acc_uniques = pd.factorize(accepted["price"])  # a categorical from read_accepted: its codes
+    acc_text = np.asarray(acc_uniques, dtype=object)
     acc_in_sheet = pd.Index(after_text).get_indexer(acc_text)[acc_code] if len(accepted) else np.zeros(0, np.int64)
     change = np.zeros(n, dtype=np.int8)
     known = pos >= 0
