@@ -9,6 +9,8 @@ plus 2,700 nights after the sheet's last (removed from the sheet). Figures:
   accepted cells read (``writers.accepted``), the cells compared, the delta compressed for the
   requests and messages, the send time, and the price-jump and outlier rules;
 - ``plan_no_jumps``: the same with ``price_jumps=False``;
+- ``compare``: the plan's comparison alone, both sides in memory (``diff_cells`` + ``count_messages``),
+  the same work as ``ref_merge`` plus the counts per room-rate and the requests and messages;
 - ``ref_deltas``: the reference: today's delta path as pandas does it, ``Journal.accepted``
   (``read_sql_query``) + ``cell_keys`` + ``DataFrame.merge`` (``writers.deltas.changed_mask``);
 - ``ref_merge``: a bare in-memory ``merge`` of the two key frames (both already in memory, prices
@@ -41,6 +43,7 @@ from workbench.flows.rates import RatesCheck  # noqa: E402
 from workbench.writers.accepted import read_accepted  # noqa: E402
 from workbench.writers.deltas import cell_keys, changed_mask  # noqa: E402
 from workbench.writers.journal import Journal  # noqa: E402
+from workbench.writers.plan import count_messages, diff_cells  # noqa: E402
 
 TARGET = "https://bench.test"
 AS_OF = dt.date(2026, 12, 1)
@@ -99,7 +102,9 @@ def main() -> None:
     path = journal(frame)
     check = RatesCheck(frame, empty_issues(), Registry(), AS_OF)
     settings = Settings(base_url=TARGET)
-    accepted_mem = read_accepted(path, TARGET).assign(date=lambda a: a["date"].dt.strftime("%Y-%m-%d"))
+    accepted_cells = read_accepted(path, TARGET)
+    accepted_mem = accepted_cells.astype({"inv_type_code": object, "rate_plan_code": object, "price": object}).assign(
+        date=lambda a: a["date"].dt.strftime("%Y-%m-%d"))
     sheet_keys = cell_keys(frame)[[*KEYS, "price"]]
 
     def plan() -> object:
@@ -108,6 +113,10 @@ def main() -> None:
     def plan_no_jumps() -> object:
         return plan_rates(check, settings, journal=path, price_jumps=False)
 
+    def compare() -> object:
+        diff = diff_cells(frame, accepted_cells, since=AS_OF - dt.timedelta(days=1))
+        return count_messages(frame[diff.send_mask])
+
     def ref_deltas() -> object:
         with Journal(path) as j:
             return changed_mask(frame, j, TARGET)
@@ -115,7 +124,8 @@ def main() -> None:
     def ref_merge() -> object:
         return sheet_keys.merge(accepted_mem, on=KEYS, how="outer", suffixes=("", "_accepted"), indicator=True)
 
-    jobs = {"plan": plan, "plan_no_jumps": plan_no_jumps, "ref_deltas": ref_deltas, "ref_merge": ref_merge}
+    jobs = {"plan": plan, "plan_no_jumps": plan_no_jumps, "compare": compare, "ref_deltas": ref_deltas,
+            "ref_merge": ref_merge}
     times: dict[str, list[float]] = {k: [] for k in jobs}
     result = plan()
     for _ in range(args.runs):
@@ -129,7 +139,7 @@ def main() -> None:
         print(f"{name:>14}: median {t:6.2f} s  (runs: {', '.join(f'{x:.2f}' for x in times[name])})")
     print(f"plan / ref_deltas = {med['plan'] / med['ref_deltas']:.2f}x; plan / ref_merge = "
           f"{med['plan'] / med['ref_merge']:.2f}x; plan_no_jumps / ref_merge = "
-          f"{med['plan_no_jumps'] / med['ref_merge']:.2f}x")
+          f"{med['plan_no_jumps'] / med['ref_merge']:.2f}x; compare / ref_merge = {med['compare'] / med['ref_merge']:.2f}x")
 
 
 if __name__ == "__main__":

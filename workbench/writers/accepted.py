@@ -21,12 +21,11 @@ from workbench.writers.journal import HOTELS_SQL
 
 ACCEPTED_COLUMNS = {"hotel_code": "int64", "inv_type_code": "category", "rate_plan_code": "category",
                     "date": "datetime64[s]", "guests": "int64", "price": "category"}
-#: one row per room-rate: its cells' nights (10 characters each, no separator), guests (5 each: ``-0001``,
-#: ``+0002``; a guest count has at most 4 digits) and price keys (which never hold ``|``:
-#: ``AfterTax:15900e-2:2:EUR``); the three lists are built row by row together, so they stay aligned
-#: whatever order SQLite reads the cells in
+#: one row per room-rate: its cells' nights (10 characters each, no separator), guests (comma-separated)
+#: and price keys (which never hold ``|``: ``AfterTax:15900e-2:2:EUR``); the three lists are built row by
+#: row together, so they stay aligned whatever order SQLite reads the cells in
 _SQL = ("SELECT hotel_code, inv_type_code, rate_plan_code, count(*), group_concat(date, ''), "
-        "group_concat(printf('%+05d', guests), ''), group_concat(price, '|') FROM accepted WHERE target = ?{where} "
+        "group_concat(guests, ','), group_concat(price, '|') FROM accepted WHERE target = ?{where} "
         "GROUP BY hotel_code, inv_type_code, rate_plan_code")
 
 
@@ -76,7 +75,7 @@ def read_accepted(path: str | Path, target: str, hotels: Iterable[int] | None = 
     counts = np.fromiter((r[3] for r in rows), dtype=np.int64, count=len(rows))
     take = np.repeat(np.arange(len(rows)), counts)
     dates = np.frombuffer("".join(r[4] for r in rows).encode("ascii"), dtype="S10").astype("datetime64[D]")
-    guests = np.frombuffer("".join(r[5] for r in rows).encode("ascii"), dtype="S5").astype(np.int64)
+    guests = np.fromstring(",".join(r[5] for r in rows), dtype=np.int64, sep=",")  # text mode: a C parser
     prices = _split_codes("|".join(r[6] for r in rows))
     return pd.DataFrame({
         "hotel_code": np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))[take],

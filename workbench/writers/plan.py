@@ -122,13 +122,13 @@ def _cell_codes(hotels: list[np.ndarray], rooms: tuple[np.ndarray, np.ndarray], 
                 days: list[np.ndarray], guests: list[np.ndarray]) -> tuple[tuple[np.ndarray, np.ndarray], tuple]:
     """One int64 per cell over both sides (sheet, then accepted) and the room-rate id of each, with
     the hotel, room and rate of each room-rate id."""
-    hc, hu = pd.factorize(np.concatenate(hotels))
+    hc, hu = _offsets(np.concatenate(hotels))
     rc, ru = rooms
     pc, pu = rates
-    rr_key = (hc.astype(np.int64) * len(ru) + rc) * len(pu) + pc
+    rr_key = (hc * len(ru) + rc) * len(pu) + pc
     rr_id, rr_u = pd.factorize(rr_key)
     day = np.concatenate(days)
-    gc, gu = pd.factorize(np.concatenate(guests))
+    gc, gu = _offsets(np.concatenate(guests))
     d0 = int(day.min()) if len(day) else 0
     span = int(day.max()) - d0 + 1 if len(day) else 1
     key = (rr_id.astype(np.int64) * span + (day - d0)) * max(1, len(gu)) + gc
@@ -136,6 +136,18 @@ def _cell_codes(hotels: list[np.ndarray], rooms: tuple[np.ndarray, np.ndarray], 
     parts = (np.asarray(hu, dtype=np.int64)[rr_u // (len(pu) * len(ru))],
              np.asarray(ru, dtype=object)[(rr_u // len(pu)) % len(ru)], np.asarray(pu, dtype=object)[rr_u % len(pu)])
     return (key, rr_id), parts
+
+
+def _offsets(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Small integer codes: each value minus the least when the values span a short range (guest
+    counts, property ids of one partner: no hashing), else factorised; and the value of each code."""
+    if not len(values):
+        return values.astype(np.int64), np.zeros(0, dtype=np.int64)
+    lo, hi = int(values.min()), int(values.max())
+    if hi - lo > 2 * len(values) + 1_000:
+        codes, uniques = pd.factorize(values)
+        return codes.astype(np.int64), np.asarray(uniques, dtype=np.int64)
+    return (values - lo).astype(np.int64), np.arange(lo, hi + 1, dtype=np.int64)
 
 
 def _price_ids(f: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
