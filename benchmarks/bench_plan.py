@@ -127,16 +127,19 @@ def main() -> None:
     jobs = {"plan": plan, "plan_no_jumps": plan_no_jumps, "compare": compare, "ref_deltas": ref_deltas,
             "ref_merge": ref_merge}
     times: dict[str, list[float]] = {k: [] for k in jobs}
+    cpu: dict[str, list[float]] = {k: [] for k in jobs}
     result = plan()
     for _ in range(args.runs):
         for name, job in jobs.items():  # interleaved: a slow moment of the machine hits every figure alike
-            t = time.perf_counter()
+            t, c = time.perf_counter(), time.process_time()
             job()
             times[name].append(time.perf_counter() - t)
+            cpu[name].append(time.process_time() - c)
     med = {k: statistics.median(v) for k, v in times.items()}
     print(f"sheet {len(frame):,} cells; accepted {len(accepted_mem):,} cells; {result.summary()}")  # type: ignore
     for name, t in med.items():
-        print(f"{name:>14}: median {t:6.2f} s  (runs: {', '.join(f'{x:.2f}' for x in times[name])})")
+        print(f"{name:>14}: median {t:6.2f} s wall, {statistics.median(cpu[name]):6.2f} s CPU  "
+              f"(runs: {', '.join(f'{x:.2f}' for x in times[name])})")
     print(f"plan / ref_deltas = {med['plan'] / med['ref_deltas']:.2f}x; plan / ref_merge = "
           f"{med['plan'] / med['ref_merge']:.2f}x; plan_no_jumps / ref_merge = "
           f"{med['plan_no_jumps'] / med['ref_merge']:.2f}x; compare / ref_merge = {med['compare'] / med['ref_merge']:.2f}x")
