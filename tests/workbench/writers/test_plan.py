@@ -21,7 +21,7 @@ from workbench.writers.accepted import read_accepted
 from workbench.writers.compress import compress
 from workbench.writers.deltas import cell_keys
 from workbench.writers.journal import Journal
-from workbench.writers.plan import count_messages, weekday_text
+from workbench.writers.plan import count_messages, diff_cells, weekday_text
 
 TARGET = "https://platform.test"
 AS_OF = "2026-12-01"
@@ -204,3 +204,22 @@ def test_message_count_is_the_compressors(cells: list[tuple[str, int, int, int |
         "source": "s.csv", "sheet": "", "row": range(2, n + 2), "amount_column": "AmountAfterTax"}).astype(RATES_COLUMNS)
     messages = compress(frame).messages
     assert count_messages(frame) == (len(messages[["hotel_code", "month"]].drop_duplicates()), len(messages))
+
+
+def test_diff_cells_with_far_apart_property_ids_and_guests() -> None:
+    """Property ids far apart (factorised, not offset) and guest counts: cells match on every key part."""
+    frame = pd.DataFrame({
+        "hotel_code": [1, 9_000_000_000, 9_000_000_000], "inv_type_code": ["101", "101", "101"],
+        "rate_plan_code": ["5001", "5001", "5001"], "date": pd.to_datetime(["2027-03-01"] * 3),
+        "number_of_guests": [1, 1, 2], "amount": [100.0, 100.0, 120.0], "amount_minor": [100, 100, 120],
+        "amount_scale": 0, "amount_type": "AfterTax", "decimal_places": pd.array([None] * 3, dtype="Int64"),
+        "currency_code": "EUR", "source": "s.csv", "sheet": "", "row": [2, 3, 4],
+        "amount_column": "AmountAfterTax"}).astype(RATES_COLUMNS)
+    accepted = pd.DataFrame({"hotel_code": [1, 9_000_000_000, 9_000_000_000], "inv_type_code": "101",
+                             "rate_plan_code": "5001", "date": pd.to_datetime(["2027-03-01"] * 3),
+                             "guests": [1, 2, 3], "price": ["AfterTax:100e-0::EUR", "AfterTax:99e-0::EUR",
+                                                            "AfterTax:1e-0::EUR"]})
+    diff = diff_cells(frame, accepted)
+    assert diff.change.tolist() == [2, 0, 1]          # unchanged, added (1 guest), changed (2 guests)
+    assert diff.before.tolist() == ["AfterTax:100e-0::EUR", None, "AfterTax:99e-0::EUR"]
+    assert diff.removed[["hotel_code", "guests"]].values.tolist() == [[9_000_000_000, 3]]
