@@ -245,7 +245,7 @@ def push_rates_cmd(
 
     try:
         result = push_rates(check, settings, journal=journal, skip_invalid=skip_invalid, full=full,
-                            command="push rates " + " ".join(str(f) for f in files))
+                            command="push rates " + " ".join(str(f) for f in files), price_jumps=price_jumps)
     except BlockedByErrors as exc:
         console.print(f"[red]Nothing sent:[/] {escape(str(exc))}")
         reports.nothing_sent(str(exc), check, target)

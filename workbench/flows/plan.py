@@ -107,3 +107,27 @@ def with_warnings(check: RatesCheck, warnings: pd.DataFrame) -> RatesCheck:
     if warnings.empty:
         return check
     return dataclasses.replace(check, issues=combine([check.issues, warnings]))
+
+
+def with_row_warnings(rows: pd.DataFrame, warnings: pd.DataFrame) -> pd.DataFrame:
+    """A push's ``rows`` with ``warnings`` (``plan.warnings``) on the lines of the cells they concern:
+    the rule added to ``codes``, the message to ``message``, ``ok`` becoming ``warning`` (so the push
+    reports mark those cells). Warnings on cells the push did not send (unchanged) have no line."""
+    if warnings.empty or rows.empty:
+        return rows
+    keys = ["source", "sheet", "row", "column"]
+    w = warnings.assign(row=warnings["row"].astype("Int64"), sheet=warnings["sheet"].fillna(""))
+    w = w.groupby(keys, dropna=False, sort=False).agg(rule=("rule", ", ".join), text=("message", " | ".join))
+    lines = rows.assign(row=rows["row"].astype("Int64"), sheet=rows["sheet"].fillna(""))
+    found = lines[keys].merge(w.reset_index(), on=keys, how="left")
+    hit = found["rule"].notna().to_numpy(bool)
+    if not hit.any():
+        return rows
+    out = rows.copy()
+    codes = out["codes"].fillna("").astype(str).to_numpy(object)
+    message = out["message"].fillna("").astype(str).to_numpy(object)
+    rule, text = found["rule"].to_numpy(object), found["text"].to_numpy(object)
+    out.loc[hit, "codes"] = [f"{c}, {r}" if c else r for c, r in zip(codes[hit], rule[hit], strict=True)]
+    out.loc[hit, "message"] = [f"{m} | {t}" if m else t for m, t in zip(message[hit], text[hit], strict=True)]
+    out.loc[hit & (out["severity"] == "ok").to_numpy(bool), "severity"] = "warning"
+    return out

@@ -100,3 +100,36 @@ def test_plan_report_extension_is_checked_first(tmp_path: Path, workbench) -> No
     new = write_sheet(tmp_path / "new.csv", march(100.0))
     done = workbench(plan_args(new, tmp_path / "j.sqlite", "--report", "plan.pdf"), cwd=tmp_path)
     assert done.returncode == 2 and "plan.pdf" in done.stdout + done.stderr
+
+
+def test_a_live_push_starts_with_its_plan_and_marks_price_jumps(tmp_path: Path) -> None:
+    import datetime as dt
+
+    from typer.testing import CliRunner
+
+    from workbench.cli import app
+    from workbench.paths import SAMPLES
+    from workbench.sandbox import run_sandbox
+
+    runner = CliRunner()
+    journal = tmp_path / "journal.sqlite"
+    old = write_sheet(tmp_path / "old.csv", march(100.0))
+    new = write_sheet(tmp_path / "new.csv", march(100.0, **{"2027-03-05": 160.0}))
+    with run_sandbox(tmp_path / "sb", today=dt.date(2026, 12, 1)) as sb:
+        common = ["--as-of", "2026-12-01", "--env-file", str(sb.connection_file), "--journal", str(journal),
+                  "--registry", str(SAMPLES / "registry.xlsx")]
+        first = runner.invoke(app, ["push", "rates", str(old), *common])
+        assert first.exit_code == 0, first.output
+        assert "Plan: 31 added, 0 changed, 0 unchanged" in " ".join(first.output.split())
+        planned = runner.invoke(app, ["push", "rates", str(new), *common, "--plan"])
+        assert "Plan: 0 added, 1 changed, 30 unchanged" in " ".join(planned.output.split())
+        second = runner.invoke(app, ["push", "rates", str(new), *common, "--report", str(tmp_path / "push.csv")])
+    out = " ".join(second.output.split())
+    assert second.exit_code == 0, second.output
+    assert "Plan: 0 added, 1 changed, 30 unchanged, 0 removed from the sheet; 1 price(s) to send in 1 request(s)" in out
+    assert out.index("Plan: 0 added") < out.index("1 request(s): 1 success")
+    report = pd.read_csv(tmp_path / "push.csv", encoding="utf-8-sig")
+    jumped = report[report["codes"].fillna("").str.contains("price_jump")]
+    assert jumped[["row", "column", "outcome", "severity"]].values.tolist() == [[6, "AmountAfterTax", "success",
+                                                                                 "warning"]]
+    assert "160.00 EUR is 60.0% above 100.00 EUR" in jumped["message"].iloc[0]
