@@ -33,13 +33,14 @@ EXPORTED = {
     "workbench": [
         "BlockedByErrors", "CarSearch", "CnsClient", "CnsConfig", "ContentCheck", "DATA", "DeprecatedOperationWarning", "DryRun",
         "InputError", "LateDecision", "LoadError", "NotifyService", "OperationSunset", "PlatformReadError",
-        "PlatformRooms", "PropertyHealth", "PushResult", "ROOT", "RatesCheck", "ReportContext", "RoomsCheck", "RoomsPushResult",
+        "PlatformRooms", "PropertyHealth", "PushResult", "ROOT", "RatesCheck", "RatesPlan", "ReportContext", "RoomsCheck",
+        "RoomsPushResult",
         "SAMPLES", "SearchParams", "SearchParamsError", "Secret", "Settings", "SettingsError", "TerminalError",
         "TransientError", "WorkbenchError", "affiliate_links", "check_content", "check_rates", "check_rooms", "create_notify_app",
         "dry_run", "ensure_test_ca", "expand_payload", "fetch_registry", "fetch_rooms", "notification",
-        "notifications_frame", "preview_rooms", "property_health", "push_rates", "push_rooms", "read_notifications",
+        "notifications_frame", "plan_rates", "preview_rooms", "property_health", "push_rates", "push_rooms", "read_notifications",
         "rooms_dry_run", "run_demand_sandbox", "run_sandbox", "search_cars", "serve_in_thread", "write_health_report",
-        "write_letters", "write_push_report", "write_report", "write_rooms_workbook", "write_table",
+        "write_letters", "write_plan_report", "write_push_report", "write_report", "write_rooms_workbook", "write_table",
     ],
 }
 FACES = {"loaders": loaders, "expectations": expectations, "workbench": workbench}

@@ -42,6 +42,9 @@ _EXPORTS = {
     "check_rates": "workbench.flows.rates",
     "dry_run": "workbench.flows.rates",
     "push_rates": "workbench.flows.rates",
+    "plan_rates": "workbench.flows.plan",
+    "RatesPlan": "workbench.writers.plan",
+    "write_plan_report": "workbench.reports.plan",
     "RatesCheck": "workbench.flows.rates",
     "DryRun": "workbench.flows.rates",
     "PushResult": "workbench.writers.push",
@@ -97,14 +100,16 @@ _EXPORTS = {
 __all__ = [
     "BlockedByErrors", "CarSearch", "CnsClient", "CnsConfig", "ContentCheck", "DATA", "DeprecatedOperationWarning",
     "DryRun", "InputError", "LateDecision", "LoadError", "NotifyService", "OperationSunset",
-    "PlatformReadError", "PlatformRooms", "PropertyHealth", "PushResult", "ROOT", "RatesCheck", "ReportContext",
+    "PlatformReadError", "PlatformRooms", "PropertyHealth", "PushResult", "ROOT", "RatesCheck", "RatesPlan",
+    "ReportContext",
     "RoomsCheck", "RoomsPushResult", "SAMPLES", "SearchParams", "SearchParamsError", "Secret", "Settings",
     "SettingsError", "TerminalError", "TransientError", "WorkbenchError", "affiliate_links", "check_content",
     "check_rates", "check_rooms", "create_notify_app", "dry_run", "ensure_test_ca", "expand_payload", "fetch_registry",
-    "fetch_rooms", "notification", "notifications_frame", "preview_rooms", "property_health", "push_rates", "push_rooms",
+    "fetch_rooms", "notification", "notifications_frame", "plan_rates", "preview_rooms", "property_health",
+    "push_rates", "push_rooms",
     "read_notifications", "rooms_dry_run", "run_demand_sandbox", "run_sandbox", "search_cars",
     "serve_in_thread", "write_health_report", "write_letters", "write_push_report", "write_report",
-    "write_rooms_workbook", "write_table",
+    "write_plan_report", "write_rooms_workbook", "write_table",
 ]
 __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
 
@@ -124,6 +129,7 @@ if TYPE_CHECKING:  # for type checkers and editors; at run time names load lazil
     )
     from workbench.flows.content import ContentCheck, check_content
     from workbench.flows.health import property_health
+    from workbench.flows.plan import plan_rates
     from workbench.flows.rates import DryRun, RatesCheck, check_rates, dry_run, push_rates
     from workbench.flows.rooms import (
         DeprecatedOperationWarning,
@@ -150,8 +156,10 @@ if TYPE_CHECKING:  # for type checkers and editors; at run time names load lazil
     from workbench.platform.rooms import fetch_rooms
     from workbench.reports import ReportContext, write_push_report, write_report, write_table
     from workbench.reports.health import write_health_report, write_letters
+    from workbench.reports.plan import write_plan_report
     from workbench.sandbox import run_sandbox
     from workbench.sandbox.cns import CnsClient, CnsConfig, notification
     from workbench.sandbox.demand import run_demand_sandbox
     from workbench.serving import ensure_test_ca, serve_in_thread
+    from workbench.writers.plan import RatesPlan
     from workbench.writers.push import PushResult

@@ -18,7 +18,7 @@ from workbench.errors import SettingsError
 
 PREFIX = "WORKBENCH_"
 #: settings that name a file; when set, the file must exist (:meth:`Settings.check_files`)
-FILE_SETTINGS = ("ca_bundle", "notify_ca_bundle", "demand_ca_bundle")
+FILE_SETTINGS = ("ca_bundle", "notify_ca_bundle", "demand_ca_bundle", "price_jumps_file")
 #: Spellings of the weekday flags of a rate update (``Settings.weekday_spelling``).
 WEEKDAY_SPELLINGS = ("ota", "spec")
 
@@ -77,6 +77,12 @@ class Settings:
     rate_limit_window_seconds: float = 60.0  # the limits above count calls per this window
     max_in_flight: int = 64  # most requests in flight at once (the client uses fewer when that suffices)
     timeout_seconds: float = 60.0
+    # price-jump warnings (docs/rates.md): a price changing by more than this share of the last accepted
+    # one (0.5 = 50%), or more than this factor off its room-rate's median of the month; per property:
+    # a CSV/XLSX table (HotelCode, PriceJumpShare, PriceOutlierFactor) named here
+    price_jump_share: float = 0.5
+    price_outlier_factor: float = 10.0
+    price_jumps_file: str = ""
     # notification endpoints (E6)
     notify_token_url: str = ""
     notify_url: str = ""

@@ -84,6 +84,21 @@ def print_push_result(result: Any, limit: int = 10) -> None:
                       "`not sent (errors)`)")
 
 
+def print_plan(plan: Any, limit: int = 10) -> None:
+    """A push's plan (nothing sent): its figures, the room-rates that change, the first ranges."""
+    console.print(("[red]" if plan.blocked else "[cyan]") + escape(plan.headline()) + "[/]")
+    if plan.blocked:
+        console.print(f"[red]A push stops here:[/] {escape(plan.blocked)}")
+    ranges = plan.ranges()
+    for r in ranges.head(limit).itertuples(index=False):
+        console.print(f"  {escape(text(r.hotel_code))} {escape(r.text)}")
+    if len(ranges) > limit:
+        console.print(f"  … and {len(ranges) - limit:,} more line(s) (write them all with --report plan.html/.xlsx/.csv)")
+    if not plan.target:
+        console.print("[yellow]No target to compare with[/] (no WORKBENCH_BASE_URL and no accepted price in the "
+                      "journal): every price counts as added")
+
+
 def print_rooms_result(result: Any) -> None:
     """A room-type push: its summary, then one line per request."""
     console.print(("[green]" if result.ok else "[red]") + escape(result.summary()) + "[/]")

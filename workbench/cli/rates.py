@@ -202,6 +202,12 @@ def push_rates_cmd(
     encoding: EncodingOpt = None,
     header_row: HeaderRowOpt = None,
     waivers: WaiversOpt = None,
+    plan: Annotated[bool, typer.Option(
+        "--plan", help="Send nothing: show what a push would change against the last accepted prices (the "
+                       "journal), the requests, messages and send time; --report writes the plan.")] = False,
+    price_jumps: Annotated[bool, typer.Option(
+        "--price-jumps/--no-price-jumps", help="Warn about prices that jump against the last accepted price or "
+                                               "stand out from their month (docs/rates.md).")] = True,
 ) -> None:
     """Send rates as OTA_HotelRateAmountNotif requests (one hotel and month each), or write them with --dry-run.
 
@@ -215,6 +221,10 @@ def push_rates_cmd(
 
     check_paths(report, check_push_report_path)
     day = _as_of(as_of)
+    if plan:
+        _plan_push(files, day, registry, skip_invalid, full, env_file, journal, report, fetch_registry, sheet, fx,
+                   encoding, header_row, price_jumps, waivers)
+        return
     reports = _PushReports(report)
     if dry_run is not None:
         try:
@@ -248,6 +258,8 @@ def push_rates_cmd(
         extra = _platform_registry(files, sheet, settings, encoding, header_row) if fetch_registry else None
         check = _load_and_check(files, sheet, registry, day, fx, extra_registry=extra, encoding=encoding,
                                 header_row=header_row)
+        if price_jumps:  # before the waivers: a price jump is a warning a waiver may set aside
+            check = _with_price_jumps(check, settings, journal)
         check = _apply_waivers(check, waivers)
     except (LoadError, WorkbenchError) as exc:
         reports.nothing_sent(str(exc), target=target)
@@ -258,7 +270,7 @@ def push_rates_cmd(
 
     try:
         result = push_rates(check, settings, journal=journal, skip_invalid=skip_invalid, full=full,
-                            command="push rates " + " ".join(str(f) for f in files))
+                            command="push rates " + " ".join(str(f) for f in files), price_jumps=price_jumps)
     except BlockedByErrors as exc:
         console.print(f"[red]Nothing sent:[/] {escape(str(exc))}")
         reports.nothing_sent(str(exc), check, target)
@@ -297,3 +309,51 @@ def _platform_registry(files: list[Path], sheet: list[str] | None, settings, enc
     hotels = sorted({int(h) for h in frame["hotel_code"].dropna().unique()})
     with console.status(f"Reading rooms and rate plans of {len(hotels)} properties from the platform…"):
         return fetch_registry(settings, hotels)
+
+
+def _with_price_jumps(check, settings, journal: Path):
+    """``check`` with the price-jump warnings against the journal's accepted prices among its issues."""
+    from workbench.errors import WorkbenchError
+    from workbench.flows.plan import plan_rates, with_warnings
+
+    try:
+        review = plan_rates(check, settings, journal=journal, skip_invalid=True)
+    except WorkbenchError as exc:
+        fail(str(exc))
+    return with_warnings(check, review.warnings)
+
+
+def _plan_push(files: list[Path], day: dt.date | None, registry: list[Path] | None, skip_invalid: bool, full: bool,
+               env_file: Path | None, journal: Path, report: list[Path] | None, fetch_registry: bool,
+               sheet: list[str] | None, fx: Path | None, encoding: str | None, header_row: int | None,
+               price_jumps: bool, waivers: Path | None = None) -> None:
+    """``push rates --plan``: what a push would do; nothing is sent and the journal is not written.
+    Exit code 0, or 1 when errors would stop the push (without --skip-invalid)."""
+    from loaders import LoadError
+    from workbench.cli.console import print_plan
+    from workbench.errors import WorkbenchError
+    from workbench.flows.plan import plan_rates, with_warnings
+    from workbench.reports.plan import check_plan_report_path, write_plan_report
+
+    check_paths(report, check_plan_report_path)
+    try:
+        settings = load_settings(env_file)
+        extra = _platform_registry(files, sheet, settings, encoding, header_row) if fetch_registry else None
+        check = _apply_waivers(_load_and_check(files, sheet, registry, day, fx, extra_registry=extra,
+                                               encoding=encoding, header_row=header_row), waivers)
+        with console.status("Comparing with the last accepted prices…"):
+            result = plan_rates(check, settings, journal=journal, skip_invalid=skip_invalid, full=full,
+                                price_jumps=price_jumps)
+    except (LoadError, WorkbenchError) as exc:
+        fail(str(exc))
+    print_issues(with_warnings(check, result.warnings).issues, rows=len(check.frame), limit=10)
+    _print_not_checked(check)
+    print_plan(result)
+    for path in report or []:
+        try:
+            with console.status(f"Writing {path}…"):
+                done = write_plan_report(result, path)
+        except (ValueError, OSError) as exc:
+            fail(f"cannot write the plan report `{path}`: {exc}")
+        written(done, "Plan report written")
+    raise typer.Exit(1 if result.blocked else 0)

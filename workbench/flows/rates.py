@@ -34,6 +34,7 @@ from workbench.errors import BlockedByErrors
 from workbench.flows.checked import IssuesView
 from workbench.flows.frames import read_rates_frame
 from workbench.writers.batches import RateRequest, plan_requests, row_ranges
+from workbench.writers.plan import RatesPlan
 from workbench.writers.push import (
     DEFAULT_JOURNAL,
     ROW_COLUMNS,
@@ -261,14 +262,16 @@ def dry_run(check: RatesCheck, directory: PathLike, skip_invalid: bool = False, 
 
 def push_rates(check: RatesCheck, settings: Settings, *, journal: PathLike = DEFAULT_JOURNAL,
                skip_invalid: bool = False, full: bool = False, progress: bool = True, command: str = "",
-               client_options: dict | None = None) -> PushResult:
+               client_options: dict | None = None, price_jumps: bool = True) -> PushResult:
     """Send what changed since the platform last accepted it (everything with ``full``).
 
     Raises :class:`~workbench.errors.BlockedByErrors` when the check has errors and ``skip_invalid``
     was not asked for (nothing is sent then). Rows not sent are reported all the same: rows skipped
     for errors in ``result.not_sent`` (``not sent (errors)``); in ``result.rows``, repeats of an
     earlier row as ``not sent`` and rows of properties the platform refused to describe
-    (``check.registry.refused``) as ``rejected`` with its text and ruid.
+    (``check.registry.refused``) as ``rejected`` with its text and ruid. ``result.plan`` is what the
+    push was about to do (``plan_rates``); its price-jump warnings (unless ``price_jumps=False``) are
+    on the lines of the cells sent (``price_jump`` / ``price_outlier`` in ``codes``).
     """
     _blocked(check, skip_invalid)
     invalid, repeated, refused = check.invalid_mask(), check.repeat_mask(), check.refused_mask()
@@ -276,9 +279,24 @@ def push_rates(check: RatesCheck, settings: Settings, *, journal: PathLike = DEF
     frame = check.frame.reset_index(drop=True)
     # errors skipped: ``not_sent`` ("not sent (errors)"); repeats and refused properties: ``held`` lines
     held = _held(check, frame, repeated & ~invalid & ~refused, refused & ~invalid)
-    return send_rates(frame[send], settings, journal=journal, full=full, progress=progress, command=command,
-                      client_options=client_options, skipped_rows=int(invalid.sum()), files=check.files,
-                      held=held, refused=_refused(check, frame, refused), not_sent=check.not_sent())
+    plan = _plan(check, settings, journal, skip_invalid, full, price_jumps)
+    result = send_rates(frame[send], settings, journal=journal, full=full, progress=progress, command=command,
+                        client_options=client_options, skipped_rows=int(invalid.sum()), files=check.files,
+                        held=held, refused=_refused(check, frame, refused), not_sent=check.not_sent())
+    result.plan = plan
+    from workbench.flows.plan import with_row_warnings
+
+    result.rows = with_row_warnings(result.rows, plan.warnings)
+    return result
+
+
+def _plan(check: RatesCheck, settings: Settings, journal: PathLike, skip_invalid: bool, full: bool,
+          price_jumps: bool) -> RatesPlan:
+    """The plan every push starts with: its figures head the push's output."""
+    from workbench.flows.plan import plan_rates
+
+    return plan_rates(check, settings, journal=journal, skip_invalid=skip_invalid, full=full,
+                      price_jumps=price_jumps)
 
 
 def _held(check: RatesCheck, frame: pd.DataFrame, repeated: np.ndarray, refused: np.ndarray) -> pd.DataFrame:

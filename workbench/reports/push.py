@@ -106,6 +106,9 @@ def _view(result: object) -> _View:
         else sent
     headline = (f"Run {result.run_id}: {result.cells_changed:,} of {result.cells_total:,} prices changed "  # type: ignore
                 "since the last accepted push")
+    plan = getattr(result, "plan", None)
+    if plan is not None:  # the figures every push starts with
+        headline = f"{plan.headline()} · {headline}"
     return _View(_frame(requests, REQUEST_COLUMNS), rows, [Path(f) for f in getattr(result, "files", [])],
                  str(getattr(result, "target", "")), headline)
 

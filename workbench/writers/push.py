@@ -16,6 +16,7 @@ import datetime as dt
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -52,6 +53,9 @@ class PushResult:
     files: list[Path] = field(default_factory=list)
     #: the spreadsheet rows left out for errors (``skip_invalid``), in the columns of ``rows``
     not_sent: pd.DataFrame = field(default_factory=lambda: pd.DataFrame(columns=ROW_COLUMNS))
+    #: what the push was about to do when it started (``workbench.writers.plan.RatesPlan``): its
+    #: figures head the summary and the reports
+    plan: Any = None
 
     @property
     def ok(self) -> bool:
@@ -66,7 +70,8 @@ class PushResult:
         warn = int(self.requests["warnings"].map(len).sum()) if len(self.requests) else 0
         skipped = f"; {self.skipped_rows:,} price(s) with errors not sent" if self.skipped_rows else ""
         held = int((self.rows["outcome"] == "not sent").sum()) if len(self.rows) else 0
-        return (f"{len(self.requests)} request(s): {parts}; {warn} warning(s). {self.cells_changed:,} of "
+        head = f"{self.plan.headline()}\n" if self.plan is not None else ""
+        return (f"{head}{len(self.requests)} request(s): {parts}; {warn} warning(s). {self.cells_changed:,} of "
                 f"{self.cells_total:,} price(s) changed since the last accepted push{skipped}"
                 + (f"; {held:,} cell(s) not sent (see the rows marked `not sent`)" if held else ""))
 
@@ -82,6 +87,8 @@ class PushResult:
             (f"{self.cells_changed:,} of {self.cells_total:,}", "prices changed since the last accepted push"),
             (f"{len(flagged):,}", "rows with warnings or errors"), (f"{self.skipped_rows:,}", "prices with errors left out"),
             (self.target, "target:"), (str(self.run_id), "run:")]
+        if self.plan is not None:
+            facts = [(self.plan.headline(), "")] + facts
         tables = []
         if len(req):
             attention = (req["outcome"] != "success").astype(int) * 2 + (req["codes"] != "").astype(int)
