@@ -54,6 +54,28 @@ class ContentCheck(IssuesView):
                              "custom_id": prop["custom_id"], "hotel_name": prop["hotel_name"],
                              "new": new.astype(bool), "latitude": prop["latitude"], "longitude": prop["longitude"]})
 
+    @property
+    def locations(self) -> pd.DataFrame:
+        """Where each property is: its coordinates, the country of its address (the ``PhysicalLocation``
+        contact) and the country its coordinates fall in (offline country outlines, the same as the
+        ``coordinates_country`` rule), and whether the two agree (NA: coordinates or country missing)."""
+        from expectations.content_geo import located
+
+        props = self.properties[["property", "hotel_name", "new", "latitude", "longitude"]]
+        contacts = self.parts["Contacts"]
+        physical = contacts[contacts["profile_type"].str.casefold().eq("physicallocation").fillna(False)
+                            & contacts["country"].notna()]
+        country = physical.drop_duplicates("property").set_index("property")["country"].str.upper()
+        out = props.assign(address_country=props["property"].map(country).astype("string"))
+        known = out["address_country"].notna() & out["latitude"].notna() & out["longitude"].notna()
+        inside, actual = located(out.loc[known, "address_country"], out.loc[known, "latitude"],
+                                 out.loc[known, "longitude"])
+        at = pd.Series(pd.NA, index=out.index, dtype="string")
+        at[known] = out.loc[known, "address_country"].where(inside.eq(True).fillna(False), actual).astype("string")
+        agrees = pd.Series(pd.NA, index=out.index, dtype="boolean")
+        agrees[known] = inside
+        return out.assign(country_at_coordinates=at, in_address_country=agrees).reset_index(drop=True)
+
     def facts(self) -> list[tuple[str, str]]:
         props = self.properties
         with_rows = [p for p, f in self.parts.items() if len(f)]
