@@ -35,6 +35,10 @@ WaiversOpt = Annotated[Path | None, typer.Option(
     "--waivers", help="Waivers file (CSV/XLSX: rule, property, room, rate, start, end, reason, who, expires): "
                       "matching warnings are shown as waived and count nowhere; errors are never waived.",
     show_default=False)]
+WaitOpt = Annotated[float, typer.Option(
+    "--wait", min=0, help="When another push is sending with the same journal, wait up to this many seconds for it "
+                          "to finish (default: refuse at once, naming it).")]
+JournalOpt = Annotated[Path, typer.Option(help="The push journal (SQLite): outcomes, accepted prices, resume.")]
 SKIPPED_RULES = ("hidden_sheet", "sheet_ignored")
 
 
@@ -189,8 +193,7 @@ def push_rates_cmd(
     env_file: Annotated[Path | None, typer.Option(
         "--env-file", help="Settings file (e.g. a sandbox's connection.env); default: the environment and ./.env.",
         show_default=False)] = None,
-    journal: Annotated[Path, typer.Option(help="The push journal (SQLite): outcomes, accepted prices, resume.")] =
-        Path(".workbench/journal.sqlite"),
+    journal: JournalOpt = Path(".workbench/journal.sqlite"),
     report: Annotated[list[Path] | None, typer.Option(
         "--report", help="Write a push report: .csv, .xlsx (your sheets with refused rows marked) or .html. "
                          "Always written, also when nothing is sent. May repeat.", show_default=False)] = None,
@@ -202,6 +205,7 @@ def push_rates_cmd(
     encoding: EncodingOpt = None,
     header_row: HeaderRowOpt = None,
     waivers: WaiversOpt = None,
+    wait: WaitOpt = 0.0,
 ) -> None:
     """Send rates as OTA_HotelRateAmountNotif requests (one hotel and month each), or write them with --dry-run.
 
@@ -258,13 +262,57 @@ def push_rates_cmd(
 
     try:
         result = push_rates(check, settings, journal=journal, skip_invalid=skip_invalid, full=full,
-                            command="push rates " + " ".join(str(f) for f in files))
+                            command="push rates " + " ".join(str(f) for f in files), lock_wait=wait)
     except BlockedByErrors as exc:
         console.print(f"[red]Nothing sent:[/] {escape(str(exc))}")
         reports.nothing_sent(str(exc), check, target)
         raise typer.Exit(1) from None
     except (WorkbenchError, ValueError) as exc:
         reports.nothing_sent(str(exc), check, target)
+        fail(str(exc))
+    print_push_result(result)
+    reports.write(result)
+    raise typer.Exit(0 if result.ok else 1)
+
+
+@push_app.command("requests")
+def push_requests_cmd(
+    directory: Annotated[Path, typer.Argument(help="A folder written by `push rates --dry-run DIR` (manifest.csv, "
+                                                   "the .xml requests, cells.parquet).", show_default=False)],
+    env_file: Annotated[Path | None, typer.Option(
+        "--env-file", help="Settings file (e.g. a sandbox's connection.env); default: the environment and ./.env.",
+        show_default=False)] = None,
+    journal: JournalOpt = Path(".workbench/journal.sqlite"),
+    report: Annotated[list[Path] | None, typer.Option(
+        "--report", help="Write a push report: .csv, .xlsx or .html. Always written, also when nothing is sent. "
+                         "May repeat.", show_default=False)] = None,
+    full: Annotated[bool, typer.Option("--full", help="Send every request, also those whose prices the platform "
+                                                      "already accepted.")] = False,
+    wait: WaitOpt = 0.0,
+) -> None:
+    """Send the requests of a dry-run folder (built here or elsewhere, e.g. on a cluster) through the
+    rate-limited client with the journal. Started again after a kill, it sends only what the journal
+    does not record as accepted.
+
+    Exit code 0: every request applied; 1: the platform refused or failed some requests; 2: the folder or
+    the settings cannot be used, or another push holds the journal.
+    """
+    from workbench.errors import WorkbenchError
+    from workbench.reports.push import check_push_report_path
+    from workbench.writers.push_folder import send_folder
+    from workbench.writers.request_folder import read_folder
+
+    check_paths(report, check_push_report_path)
+    reports = _PushReports(report)
+    target = ""
+    try:
+        settings = load_settings(env_file)
+        target = settings.base_url
+        folder = read_folder(directory)
+        result = send_folder(folder, settings, journal=journal, full=full, command=f"push requests {directory}",
+                             lock_wait=wait)
+    except (WorkbenchError, ValueError) as exc:
+        reports.nothing_sent(str(exc), target=target)
         fail(str(exc))
     print_push_result(result)
     reports.write(result)

@@ -42,6 +42,7 @@ from workbench.writers.push import (
     not_sent_rows,
     send_rates,
 )
+from workbench.writers.request_folder import plan_folder, write_folder
 
 PathLike = str | Path
 DRY_RUN_ROWS = 10  # requests a dry run's summary lists
@@ -245,30 +246,28 @@ def requests_for(check: RatesCheck, skip_invalid: bool = False, spelling: str = 
 
 
 def dry_run(check: RatesCheck, directory: PathLike, skip_invalid: bool = False, spelling: str = "ota") -> DryRun:
-    """Write the requests a push would send: ``<hotel>-<YYYY-MM>.xml`` each, plus ``manifest.csv``.
-    ``spelling`` of the weekday flags: ``ota`` (Weds/Thur, default) or ``spec`` (Wed/Thu)."""
-    requests, skipped = requests_for(check, skip_invalid, spelling)
-    out = Path(directory)
-    out.mkdir(parents=True, exist_ok=True)
-    for old in out.glob("*.xml"):
-        old.unlink()
-    for r in requests:
-        (out / f"{r.key}.xml").write_bytes(r.body)
-    manifest = manifest_of(requests)
-    manifest.to_csv(out / "manifest.csv", index=False)
-    return DryRun(out, requests, manifest, skipped, int(check.repeat_mask().sum()))
+    """Write the requests a push would send: ``<hotel>-<YYYY-MM>.xml`` each, plus ``manifest.csv``
+    and ``cells.parquet`` (see :mod:`workbench.writers.request_folder`; ``push requests DIR`` sends
+    them). ``spelling`` of the weekday flags: ``ota`` (Weds/Thur, default) or ``spec`` (Wed/Thu)."""
+    _blocked(check, skip_invalid)
+    mask = check.invalid_mask()
+    requests, cells = plan_folder(check.frame[~(mask | check.repeat_mask())], spelling=spelling)
+    manifest = write_folder(directory, requests, cells)
+    return DryRun(Path(directory), requests, manifest, int(mask.sum()), int(check.repeat_mask().sum()))
 
 
 def push_rates(check: RatesCheck, settings: Settings, *, journal: PathLike = DEFAULT_JOURNAL,
                skip_invalid: bool = False, full: bool = False, progress: bool = True, command: str = "",
-               client_options: dict | None = None) -> PushResult:
+               client_options: dict | None = None, lock_wait: float = 0.0) -> PushResult:
     """Send what changed since the platform last accepted it (everything with ``full``).
 
     Raises :class:`~workbench.errors.BlockedByErrors` when the check has errors and ``skip_invalid``
     was not asked for (nothing is sent then). Rows not sent are reported all the same: rows skipped
     for errors in ``result.not_sent`` (``not sent (errors)``); in ``result.rows``, repeats of an
     earlier row as ``not sent`` and rows of properties the platform refused to describe
-    (``check.registry.refused``) as ``rejected`` with its text and ruid.
+    (``check.registry.refused``) as ``rejected`` with its text and ruid. Another push on the same
+    journal makes this one wait up to ``lock_wait`` seconds, then raise
+    :class:`~workbench.writers.send_lock.JournalBusy` (see :mod:`workbench.writers.send_lock`).
     """
     _blocked(check, skip_invalid)
     invalid, repeated, refused = check.invalid_mask(), check.repeat_mask(), check.refused_mask()
@@ -278,7 +277,8 @@ def push_rates(check: RatesCheck, settings: Settings, *, journal: PathLike = DEF
     held = _held(check, frame, repeated & ~invalid & ~refused, refused & ~invalid)
     return send_rates(frame[send], settings, journal=journal, full=full, progress=progress, command=command,
                       client_options=client_options, skipped_rows=int(invalid.sum()), files=check.files,
-                      held=held, refused=_refused(check, frame, refused), not_sent=check.not_sent())
+                      held=held, refused=_refused(check, frame, refused), not_sent=check.not_sent(),
+                      lock_wait=lock_wait)
 
 
 def _held(check: RatesCheck, frame: pd.DataFrame, repeated: np.ndarray, refused: np.ndarray) -> pd.DataFrame:
