@@ -16,8 +16,9 @@ validate_app = typer.Typer(help="Check spreadsheets against the platform's rules
 push_app = typer.Typer(help="Send validated data to the platform (or write the requests with --dry-run).",
                        no_args_is_help=True)
 
-Files = Annotated[list[Path], typer.Argument(help="CSV/Excel files (every sheet is read unless --sheet is given).",
-                                             show_default=False)]
+Files = Annotated[list[Path], typer.Argument(
+    help="CSV/Excel/Parquet files, or folders of them (CSV/Excel files, or a Parquet dataset, hive-partitioned or "
+         "not); every sheet is read unless --sheet is given.", show_default=False)]
 AsOf = Annotated[str | None, typer.Option("--as-of", help="Check dates as of this day (YYYY-MM-DD); default: "
                                                           "today in CET.", show_default=False)]
 RegistryOpt = Annotated[list[Path] | None, typer.Option(
@@ -64,16 +65,23 @@ def _as_of(value: str | None) -> dt.date | None:
 def _load_and_check(files: list[Path], sheet: list[str] | None, registry: list[Path] | None, day: dt.date | None,
                     fx: Path | None, extra_registry=None, encoding: str | None = None,
                     header_row: int | None = None):
-    """Read and check the files; a file that cannot be used raises ``LoadError``. Says which sheets were skipped."""
-    from loaders import read_registry
-    from workbench.flows.rates import check_rates
+    """Read and check the files; a file that cannot be used raises ``LoadError``. Says which sheets were skipped.
+
+    The checks' modules (Great Expectations) are imported in the background while the files are read."""
+    from workbench.cli.prefetch import import_in_background
+
+    checks = import_in_background("workbench.flows.rates")
+    from loaders import read_rates, read_registry
 
     with console.status("Reading and checking…"):
         reg = read_registry(registry) if registry else None
         if extra_registry is not None:
             reg = extra_registry if reg is None else reg.merge(extra_registry)
-        check = check_rates(files, sheet=sheet or None, registry=reg, as_of=day, fx=fx, encoding=encoding,
-                            header_row=header_row)
+        loaded = read_rates(files, sheet=sheet or None, encoding=encoding, header_row=header_row)
+        checks.join()
+        from workbench.flows.rates import check_loaded
+
+        check = check_loaded(loaded, files, registry=reg, as_of=day, fx=fx)
     print_skipped(check.issues)
     return check
 
@@ -214,7 +222,6 @@ def push_rates_cmd(
     """
     from loaders import LoadError
     from workbench.errors import BlockedByErrors, WorkbenchError
-    from workbench.flows.rates import dry_run as write_dry_run
     from workbench.reports.push import check_push_report_path
 
     check_paths(report, check_push_report_path)
@@ -230,6 +237,8 @@ def push_rates_cmd(
             fail(str(exc))
         print_issues(check.issues, rows=len(check.frame), limit=10)
         _print_not_checked(check)
+        from workbench.flows.rates import dry_run as write_dry_run
+
         try:
             with console.status(f"Writing the requests into {dry_run}…"):
                 done = write_dry_run(check, dry_run, skip_invalid=skip_invalid, spelling=spelling)

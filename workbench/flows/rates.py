@@ -101,7 +101,10 @@ class RatesCheck(IssuesView):
         """Rows pricing a cell an earlier row (file order) already prices: never sent, whatever the
         flags (the platform would apply only the first; the ``duplicate_key`` warning says which)."""
         if self._repeats is None or len(self._repeats) != len(self.frame):
-            self._repeats = repeats(self.frame)
+            if (self.issues["rule"] == "duplicate_key").any():
+                self._repeats = repeats(self.frame)
+            else:  # the checks found no cell priced twice (same key, same frame): no repeats to look for
+                self._repeats = np.zeros(len(self.frame), dtype=bool)
         return self._repeats
 
     def not_sent(self) -> pd.DataFrame:
@@ -145,6 +148,18 @@ def check_rates(files: RatesInput | Iterable[RatesInput], *, sheet: str | Sequen
     ``waivers`` (a waivers file or frame) set accepted warnings aside: see :meth:`RatesCheck.waive`.
     """
     inputs = [files] if isinstance(files, (str, Path, pd.DataFrame)) else list(files)
+    loaded = _load(inputs, sheet, encoding=encoding, header_row=header_row)
+    return check_loaded(loaded, [p for p in inputs if not isinstance(p, pd.DataFrame)], registry=registry,
+                        as_of=as_of, fx=fx, waivers=waivers)
+
+
+def check_loaded(loaded: tuple[pd.DataFrame, pd.DataFrame], files: Iterable[PathLike] = (), *,
+                 registry: Registry | PathLike | Iterable[PathLike] | None = None,
+                 as_of: dt.date | str | None = None, fx: FxTable | PathLike | None = None,
+                 waivers: WaiversInput | None = None) -> RatesCheck:
+    """Check rates already read (``loaders.read_rates(...)``: the frame and the load issues) from
+    ``files``; see :func:`check_rates` for the other arguments."""
+    frame, load_issues = loaded
     as_of = as_of_date(as_of)
     if registry is None:
         reg = Registry()
@@ -153,9 +168,8 @@ def check_rates(files: RatesInput | Iterable[RatesInput], *, sheet: str | Sequen
     else:
         reg = read_registry(registry)
     fx_table = fx if isinstance(fx, FxTable) else read_fx_table(fx)
-    frame, load_issues = _load(inputs, sheet, encoding=encoding, header_row=header_row)
     issues = validate_rates(frame, registry=reg, as_of=as_of, fx=fx_table, load_issues=load_issues)
-    check = RatesCheck(frame, issues, reg, as_of, [Path(p) for p in inputs if not isinstance(p, pd.DataFrame)])
+    check = RatesCheck(frame, issues, reg, as_of, [Path(p) for p in files])
     return check if waivers is None else check.waive(waivers)
 
 

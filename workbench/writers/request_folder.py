@@ -59,37 +59,52 @@ def plan_folder(frame: pd.DataFrame, spelling: str = "ota") -> tuple[list[RateRe
     compressed = compress(f)
     requests = list(iter_requests(compressed, timestamp=dt.datetime.now(dt.UTC), spelling=spelling))
     cells = f[CELL_COLUMNS].copy()
-    cells["month"] = compressed.cells["month"].astype(str).to_numpy()
+    # the request of each cell, named once per request (not a million string joins)
+    request, names = pd.factorize(pd.Series(f["hotel_code"].to_numpy(dtype=np.int64) * 1_000_000
+                                            + f["date"].to_numpy("datetime64[M]").astype(np.int64)))
+    hotels, months = np.divmod(np.asarray(names, dtype=np.int64), 1_000_000)
+    month_text = pd.DatetimeIndex(months.astype("datetime64[M]")).strftime("%Y-%m")
+    cells["month"] = month_text.to_numpy()[request]
     cells["locator"] = cell_locators(compressed)
-    cells["file"] = cells["hotel_code"].astype("int64").astype(str) + "-" + cells["month"] + ".xml"
+    cells["file"] = pd.Categorical.from_codes(request, [f"{h}-{m}.xml" for h, m in zip(hotels, month_text,
+                                                                                         strict=True)])
     cells.attrs["headers"] = frame.attrs.get("headers", {})
     return requests, cells
 
 
 def source_rows(cells: pd.DataFrame) -> pd.Series:
     """Per request ``file``: ``rates.xlsx Amsterdam 2-91; prices.csv 2-14`` (sources and sheets
-    sorted, each one's rows as ranges) - for every request in one pass."""
+    sorted, each one's rows as ranges) - for every request in one pass: integer codes, one sort,
+    the ranges found with numpy; text is made only for the ranges."""
     if cells.empty:
         return pd.Series(dtype=object)
-    u = pd.DataFrame({"file": cells["file"].astype(str).to_numpy(), "source": cells["source"].astype(str).to_numpy(),
-                      "sheet": cells["sheet"].fillna("").astype(str).to_numpy(),
-                      "row": cells["row"].astype("int64").to_numpy()}).drop_duplicates()
-    u = u.sort_values(["file", "source", "sheet", "row"], kind="stable").reset_index(drop=True)
-    group = pd.MultiIndex.from_frame(u[["file", "source", "sheet"]]).factorize()[0] if len(u) else np.zeros(0)
-    rows = u["row"].to_numpy()
-    new = np.ones(len(u), dtype=bool)
+    file_code, files = pd.factorize(cells["file"], sort=True)
+    src_code, sources = pd.factorize(cells["source"].astype(str), sort=True)
+    sheet_code, sheets = pd.factorize(cells["sheet"].fillna("").astype(str), sort=True)
+    group = (file_code.astype(np.int64) * len(sources) + src_code) * len(sheets) + sheet_code
+    rows = cells["row"].to_numpy(dtype=np.int64)
+    order = np.lexsort((rows, group))
+    group, rows = group[order], rows[order]
+    keep = np.ones(len(rows), dtype=bool)
+    keep[1:] = (group[1:] != group[:-1]) | (rows[1:] != rows[:-1])  # a row's other nights and guests
+    group, rows = group[keep], rows[keep]
+    new = np.ones(len(rows), dtype=bool)
     new[1:] = (group[1:] != group[:-1]) | (rows[1:] != rows[:-1] + 1)
     starts = np.flatnonzero(new)
-    stops = np.append(starts[1:], len(u)) - 1
+    stops = np.append(starts[1:], len(rows)) - 1
     first, last = rows[starts], rows[stops]
-    text = np.where(first == last, first.astype(str), np.char.add(np.char.add(first.astype(str), "-"),
-                                                                  last.astype(str)))
-    runs = pd.DataFrame({"file": u["file"].to_numpy()[starts], "source": u["source"].to_numpy()[starts],
-                         "sheet": u["sheet"].to_numpy()[starts], "text": text})
-    per_sheet = runs.groupby(["file", "source", "sheet"], sort=True)["text"].agg(",".join).reset_index()
-    label = per_sheet["source"] + np.where(per_sheet["sheet"] != "", " " + per_sheet["sheet"], "")
-    per_sheet["part"] = label + " " + per_sheet["text"]
-    return per_sheet.groupby("file", sort=True)["part"].agg("; ".join)
+    text = np.where(first == last, first.astype(str),
+                    np.char.add(np.char.add(first.astype(str), "-"), last.astype(str)))
+    g = group[starts]
+    runs = pd.DataFrame({"g": g, "text": text})
+    per_sheet = runs.groupby("g", sort=True)["text"].agg(",".join)
+    gs = per_sheet.index.to_numpy()
+    sheet_of, rest = gs % len(sheets), gs // len(sheets)
+    source_of, file_of = rest % len(sources), rest // len(sources)
+    sheet_names = np.asarray(sheets, dtype=object)[sheet_of]
+    label = np.asarray(sources, dtype=object)[source_of] + np.where(sheet_names != "", " " + sheet_names, "")
+    parts = pd.Series(label + " " + per_sheet.to_numpy(), index=np.asarray(files, dtype=object)[file_of])
+    return parts.groupby(level=0, sort=True).agg("; ".join)
 
 
 def manifest(requests: list[RateRequest], cells: pd.DataFrame) -> pd.DataFrame:
