@@ -108,7 +108,7 @@ def _read_file(path: Path, sheet: str | Sequence[str] | None, kind: TableKind | 
     elif suffix in PARQUET_SUFFIXES:
         out.sheets.extend(_read_parquet([(path, path.name)], None, kind))
     else:
-        raise LoadError(f"`{path.name}` is not a file this tool reads: use .xlsx, .xlsm, .xls, .ods, .csv or "
+        raise LoadError(f"`{path.name}` is not a spreadsheet this tool reads: use .xlsx, .xlsm, .xls, .ods, .csv or "
                         ".parquet (or a folder of them).", source=path.name)
 
 

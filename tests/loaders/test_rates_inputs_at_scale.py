@@ -164,7 +164,7 @@ BAD_INPUTS: list[tuple[Callable[[Path], Path], str]] = [
     (_mixed_schemas, "do not share one schema: `b.parquet` has other columns than `a.parquet` (it has "
                      "`AmountBeforeTax` which `a.parquet` has not; it lacks `AmountAfterTax`)"),
     (_bad_file_in_folder, "`north/a.csv` is missing required column: CurrencyCode"),
-    (_unknown_file, "`rates.json` is not a file this tool reads"),
+    (_unknown_file, "`rates.json` is not a spreadsheet this tool reads"),
     (_parquet_without_rates_columns, "`x.parquet` is missing required column"),
 ]
 

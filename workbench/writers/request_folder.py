@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -29,6 +30,7 @@ from workbench.writers.batches import RateRequest, cell_locators, iter_requests
 from workbench.writers.compress import compress
 
 MANIFEST = "manifest.csv"
+WRITERS = 4  # threads writing the request files
 CELLS = "cells.parquet"
 MANIFEST_COLUMNS = ["file", "hotel", "month", "messages", "cells", "source_rows"]
 #: the canonical columns ``cells.parquet`` keeps (what the journal needs of each price, and where it came from)
@@ -95,16 +97,19 @@ def source_rows(cells: pd.DataFrame) -> pd.Series:
     first, last = rows[starts], rows[stops]
     text = np.where(first == last, first.astype(str),
                     np.char.add(np.char.add(first.astype(str), "-"), last.astype(str)))
-    g = group[starts]
-    runs = pd.DataFrame({"g": g, "text": text})
-    per_sheet = runs.groupby("g", sort=True)["text"].agg(",".join)
-    gs = per_sheet.index.to_numpy()
-    sheet_of, rest = gs % len(sheets), gs // len(sheets)
-    source_of, file_of = rest % len(sources), rest // len(sources)
-    sheet_names = np.asarray(sheets, dtype=object)[sheet_of]
-    label = np.asarray(sources, dtype=object)[source_of] + np.where(sheet_names != "", " " + sheet_names, "")
-    parts = pd.Series(label + " " + per_sheet.to_numpy(), index=np.asarray(files, dtype=object)[file_of])
-    return parts.groupby(level=0, sort=True).agg("; ".join)
+    # the ranges are sorted by file, source, sheet: join them in one walk (a few per request)
+    by_file: dict[int, list[str]] = {}
+    sheet_ranges: list[str] = []
+    gs = group[starts].tolist()
+    for i, (g, t) in enumerate(zip(gs, text.tolist(), strict=True)):
+        sheet_ranges.append(t)
+        if i + 1 == len(gs) or gs[i + 1] != g:
+            rest, sheet = divmod(g, len(sheets))
+            file, source = divmod(rest, len(sources))
+            label = f"{sources[source]} {sheets[sheet]}" if sheets[sheet] else str(sources[source])
+            by_file.setdefault(file, []).append(f"{label} {','.join(sheet_ranges)}")
+            sheet_ranges = []
+    return pd.Series({str(files[f]): "; ".join(parts) for f, parts in by_file.items()}, dtype=object)
 
 
 def manifest(requests: list[RateRequest], cells: pd.DataFrame) -> pd.DataFrame:
@@ -128,8 +133,8 @@ def write_folder(directory: str | Path, requests: list[RateRequest], cells: pd.D
     out.mkdir(parents=True, exist_ok=True)
     for old in out.glob("*.xml"):
         old.unlink()
-    for r in requests:
-        (out / f"{r.key}.xml").write_bytes(r.body)
+    with ThreadPoolExecutor(WRITERS) as pool:  # thousands of small files: let the writes overlap
+        list(pool.map(lambda r: (out / f"{r.key}.xml").write_bytes(r.body), requests))
     plain = cells.reset_index(drop=True)
     plain.attrs = {}  # the headers go into the file's metadata below (pandas cannot keep tuple keys)
     table = pa.Table.from_pandas(plain, preserve_index=False)

@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from tests.workbench.writers.test_push import (
     AS_OF,
@@ -234,3 +236,25 @@ def test_source_rows_in_one_pass_equal_each_requests_own() -> None:
     fast = source_rows(cells)
     assert {f"{r.key}.xml": r.source_rows() for r in plan_requests(frame)} == fast.to_dict()
     assert fast["7-2027-01.xml"] == "t.xlsx A 2-4,6-8; t.xlsx B 40-42,44-46"
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.tuples(st.integers(0, 2), st.sampled_from(["a.csv", "b.xlsx"]), st.sampled_from(["", "S", "T"]),
+                          st.integers(2, 60), st.integers(0, 75)), min_size=1, max_size=80))
+def test_source_rows_in_one_pass_equal_each_requests_own_on_any_rows(cells: list[tuple]) -> None:
+    from loaders import RATES_COLUMNS
+
+    seen, rows = set(), []
+    for hotel, source, sheet, row, night in cells:
+        day = pd.Timestamp("2027-01-20") + pd.Timedelta(days=night)
+        key = (hotel, day)
+        if key in seen:
+            continue  # one price per cell, as the checks leave it
+        seen.add(key)
+        rows.append({"hotel_code": 1000 + hotel, "inv_type_code": "R", "rate_plan_code": "P", "date": day,
+                     "number_of_guests": pd.NA, "amount": 10.0, "amount_minor": 1000, "amount_scale": 2,
+                     "amount_type": "AfterTax", "decimal_places": pd.NA, "currency_code": "EUR", "source": source,
+                     "sheet": sheet, "row": row, "amount_column": "AmountAfterTax"})
+    frame = pd.DataFrame(rows).astype(RATES_COLUMNS)
+    _, folder_cells = plan_folder(frame)
+    assert {f"{r.key}.xml": r.source_rows() for r in plan_requests(frame)} == source_rows(folder_cells).to_dict()
