@@ -39,6 +39,9 @@ WaiversOpt = Annotated[Path | None, typer.Option(
 WaitOpt = Annotated[float, typer.Option(
     "--wait", min=0, help="When another push is sending with the same journal, wait up to this many seconds for it "
                           "to finish (default: refuse at once, naming it).")]
+EnvFileOpt = Annotated[Path | None, typer.Option(
+    "--env-file", help="Settings file (e.g. a sandbox's connection.env); default: the environment and ./.env.",
+    show_default=False)]
 JournalOpt = Annotated[Path, typer.Option(help="The push journal (SQLite): outcomes, accepted prices, resume.")]
 SKIPPED_RULES = ("hidden_sheet", "sheet_ignored")
 
@@ -198,9 +201,7 @@ def push_rates_cmd(
     skip_invalid: Annotated[bool, typer.Option("--skip-invalid", help="Send only the rows without errors.")] = False,
     full: Annotated[bool, typer.Option("--full", help="Send every price, not only what changed since the "
                                                       "platform last accepted it.")] = False,
-    env_file: Annotated[Path | None, typer.Option(
-        "--env-file", help="Settings file (e.g. a sandbox's connection.env); default: the environment and ./.env.",
-        show_default=False)] = None,
+    env_file: EnvFileOpt = None,
     journal: JournalOpt = Path(".workbench/journal.sqlite"),
     report: Annotated[list[Path] | None, typer.Option(
         "--report", help="Write a push report: .csv, .xlsx (your sheets with refused rows marked) or .html. "
@@ -288,9 +289,7 @@ def push_rates_cmd(
 def push_requests_cmd(
     directory: Annotated[Path, typer.Argument(help="A folder written by `push rates --dry-run DIR` (manifest.csv, "
                                                    "the .xml requests, cells.parquet).", show_default=False)],
-    env_file: Annotated[Path | None, typer.Option(
-        "--env-file", help="Settings file (e.g. a sandbox's connection.env); default: the environment and ./.env.",
-        show_default=False)] = None,
+    env_file: EnvFileOpt = None,
     journal: JournalOpt = Path(".workbench/journal.sqlite"),
     report: Annotated[list[Path] | None, typer.Option(
         "--report", help="Write a push report: .csv, .xlsx or .html. Always written, also when nothing is sent. "

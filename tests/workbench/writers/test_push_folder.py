@@ -128,9 +128,7 @@ def test_two_sends_on_one_journal_the_second_refuses_naming_the_first(tmp_path: 
     _, out = _folder(tmp_path)
     journal = tmp_path / "journal.sqlite"
     with run_sandbox(tmp_path / "sb", today=AS_OF, faults="latency=300ms,seed=1") as sb:
-        env_file = tmp_path / "push.env"
-        env_file.write_text(sb.connection_file.read_text() + "WORKBENCH_MAX_IN_FLIGHT=1\n")
-        base = [str(EXE), "push", "requests", str(out), "--env-file", str(env_file), "--journal", str(journal)]
+        base = _one_at_a_time(sb, tmp_path, out, journal)
         first = subprocess.Popen(base, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         _wait_for_holder(journal)
         second = subprocess.run(base, capture_output=True, text=True, timeout=120)
@@ -147,10 +145,7 @@ def test_two_sends_on_one_journal_the_second_waits_and_never_overlaps(tmp_path: 
     _, out = _folder(tmp_path)
     journal = tmp_path / "journal.sqlite"
     with run_sandbox(tmp_path / "sb", today=AS_OF, faults="latency=200ms,seed=1") as sb:
-        env_file = tmp_path / "push.env"
-        env_file.write_text(sb.connection_file.read_text() + "WORKBENCH_MAX_IN_FLIGHT=1\n")
-        base = [str(EXE), "push", "requests", str(out), "--env-file", str(env_file), "--journal", str(journal),
-                "--full"]
+        base = _one_at_a_time(sb, tmp_path, out, journal, "--full")
         first = subprocess.Popen(base, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         _wait_for_holder(journal)
         second = subprocess.run([*base, "--wait", "300"], capture_output=True, text=True, timeout=400)
@@ -162,6 +157,13 @@ def test_two_sends_on_one_journal_the_second_waits_and_never_overlaps(tmp_path: 
                                ).fetchall()
         assert len(runs) == 2 and runs[0][2] <= runs[1][1], "the second run started before the first finished"
         assert spans[0][2] <= spans[1][1], "the two runs' calls overlapped"
+
+
+def _one_at_a_time(sb, tmp_path: Path, out: Path, journal: Path, *extra: str) -> list[str]:
+    """``push requests`` sending one request at a time to ``sb`` (slow enough to be caught sending)."""
+    env_file = tmp_path / "push.env"
+    env_file.write_text(sb.connection_file.read_text() + "WORKBENCH_MAX_IN_FLIGHT=1\n")
+    return [str(EXE), "push", "requests", str(out), "--env-file", str(env_file), "--journal", str(journal), *extra]
 
 
 def _wait_for_holder(journal: Path) -> None:
