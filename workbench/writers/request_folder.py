@@ -176,7 +176,7 @@ def read_folder(directory: str | Path) -> RequestFolder:
     cells = cells.sort_values("file", kind="stable").reset_index(drop=True)
     files = cells["file"].to_numpy()
     bounds = np.flatnonzero(np.r_[True, files[1:] != files[:-1]]) if len(files) else np.zeros(0, dtype=int)
-    stops = np.append(bounds[1:], len(files))
+    stops = np.append(bounds[1:], len(files)) if len(files) else bounds
     spans = {str(files[a]): (int(a), int(b)) for a, b in zip(bounds, stops, strict=True)}
     requests = []
     for row in listed.itertuples(index=False):

@@ -260,3 +260,16 @@ def test_source_rows_in_one_pass_equal_each_requests_own_on_any_rows(cells: list
     frame = pd.DataFrame(rows).astype(RATES_COLUMNS)
     _, folder_cells = plan_folder(frame)
     assert {f"{r.key}.xml": r.source_rows() for r in plan_requests(frame)} == source_rows(folder_cells).to_dict()
+
+
+def test_a_folder_with_nothing_to_send_sends_nothing(tmp_path: Path) -> None:
+    from loaders.schemas import empty_rates
+    from workbench.config import Settings
+    from workbench.writers.request_folder import write_folder
+
+    requests, cells = plan_folder(empty_rates())
+    write_folder(tmp_path / "out", requests, cells)
+    env = tmp_path / "c.env"
+    env.write_text("WORKBENCH_BASE_URL=https://127.0.0.1:9\n")  # nothing listens there: nothing may be sent
+    result = send_folder(tmp_path / "out", Settings.from_file(env), journal=tmp_path / "j.sqlite", progress=False)
+    assert result.ok and result.requests.empty and result.cells_total == 0
