@@ -287,7 +287,7 @@ def push_rates_cmd(
 
 @push_app.command("requests")
 def push_requests_cmd(
-    directory: Annotated[Path, typer.Argument(help="A folder written by `push rates --dry-run DIR` (manifest.csv, "
+    directory: Annotated[Path, typer.Argument(metavar="DIR", help="A folder written by `push rates --dry-run DIR` (manifest.csv, "
                                                    "the .xml requests, cells.parquet).", show_default=False)],
     env_file: EnvFileOpt = None,
     journal: JournalOpt = Path(".workbench/journal.sqlite"),
