@@ -57,8 +57,11 @@ def _python() -> str:
     return sys.executable
 
 
+CODE = [HERE.parent]  # the checkout whose code runs (``--code``)
+
+
 def _env() -> dict[str, str]:
-    return {**os.environ, "PYTHONPATH": os.pathsep.join([str(HERE.parent), os.environ.get("PYTHONPATH", "")])}
+    return {**os.environ, "PYTHONPATH": os.pathsep.join([str(CODE[0]), os.environ.get("PYTHONPATH", "")])}
 
 
 def _children_cpu() -> float:
@@ -69,6 +72,7 @@ def _children_cpu() -> float:
 def end_to_end(xlsx: Path, out: Path, profile: Path | None = None) -> dict[str, float]:
     """One ``push rates --dry-run`` in a fresh process: wall and CPU seconds."""
     cmd = [_python(), "-m", "workbench.cli", "push", "rates", str(xlsx), "--dry-run", str(out), "--as-of", AS_OF]
+    out.parent.mkdir(parents=True, exist_ok=True)
     if profile is not None:
         cmd = [_python(), "-m", "pyinstrument", "-r", "text", "-o", str(profile), *cmd[1:]]
     cpu0, t0 = _children_cpu(), time.perf_counter()
@@ -98,11 +102,15 @@ def main() -> None:
     parser.add_argument("--rows", type=int, default=1_000_000)
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--profile", action="store_true", help="also write a pyinstrument profile of one run")
+    parser.add_argument("--code", type=Path, default=HERE.parent,
+                        help="the checkout whose code runs (e.g. a worktree of the commit before), default: this one")
     args = parser.parse_args()
+    CODE[0] = args.code.resolve()
     from _rates_data import cached_rates_xlsx
 
     xlsx, meta = cached_rates_xlsx(args.rows)
-    print(f"{xlsx} ({xlsx.stat().st_size / 2**20:.1f} MiB, {meta['rows']:,} rows); load average {load_average()}")
+    print(f"{xlsx} ({xlsx.stat().st_size / 2**20:.1f} MiB, {meta['rows']:,} rows); code {CODE[0]}; "
+          f"load average {load_average()}")
     work = Path(tempfile.mkdtemp(prefix="workbench-e2e-"))
     runs: list[dict[str, float]] = []
     raws: list[dict[str, float]] = []

@@ -124,7 +124,7 @@ def _read_folder(folder: Path, sheet: str | Sequence[str] | None, kind: TableKin
         try:
             _read_file(path, sheet, kind, encoding, header_row, read_hidden, part)
         except LoadError as exc:
-            raise LoadError(f"{exc} (file `{source}` of the folder `{folder}`)", source=source,
+            raise LoadError(f"in the folder `{folder}`, file `{source}`: {exc}", source=source,
                             sheet=exc.sheet) from exc
         for raw in part.sheets:
             raw.source = source

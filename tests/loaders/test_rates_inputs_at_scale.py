@@ -146,6 +146,13 @@ def _bad_file_in_folder(root: Path) -> Path:
     return root / "in"
 
 
+def _corrupt_workbook_in_folder(root: Path) -> Path:
+    (root / "in" / "south").mkdir(parents=True)
+    _rows().to_csv(root / "in" / "a.csv", index=False)
+    (root / "in" / "south" / "b.xlsx").write_bytes(b"not a zip file")
+    return root / "in"
+
+
 def _unknown_file(root: Path) -> Path:
     (root / "rates.json").write_text("{}")
     return root / "rates.json"
@@ -164,6 +171,7 @@ BAD_INPUTS: list[tuple[Callable[[Path], Path], str]] = [
     (_mixed_schemas, "do not share one schema: `b.parquet` has other columns than `a.parquet` (it has "
                      "`AmountBeforeTax` which `a.parquet` has not; it lacks `AmountAfterTax`)"),
     (_bad_file_in_folder, "`north/a.csv` is missing required column: CurrencyCode"),
+    (_corrupt_workbook_in_folder, "file `south/b.xlsx`: `b.xlsx` cannot be read as a workbook"),
     (_unknown_file, "`rates.json` is not a spreadsheet this tool reads"),
     (_parquet_without_rates_columns, "`x.parquet` is missing required column"),
 ]
