@@ -22,9 +22,9 @@ from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.hyperlink import Hyperlink
 from openpyxl.worksheet.worksheet import Worksheet
 
+from workbench.reports.marked_values import NOT_COPIED
 from workbench.reports.ranges import IssueRanges, nights_text, weekdays_text
 from workbench.reports.text import text
-from workbench.reports.marked_values import NOT_COPIED
 
 FILLS = {"error": PatternFill("solid", fgColor="FFC7CE"), "warning": PatternFill("solid", fgColor="FFEB9C")}
 EXCEL = {".xlsx", ".xlsm"}
