@@ -26,7 +26,9 @@ import pyarrow.compute as pc
 
 from loaders import text_files, workbooks, xlsx_xml
 from loaders.errors import LoadError
+from loaders.folders import folder_files
 from loaders.header_rows import HEADER_SEARCH_ROWS, TableKind, find_header, two_row_header
+from loaders.parquet_files import PARQUET_SUFFIXES, read_parquet_tables
 
 EXCEL_SUFFIXES = {".xlsx", ".xlsm", ".xlsb", ".xls", ".ods"}
 CSV_SUFFIXES = {".csv", ".txt", ".tsv"}
@@ -36,7 +38,7 @@ CSV_SUFFIXES = {".csv", ".txt", ".tsv"}
 class RawSheet:
     """One sheet (or CSV file) as text: ``header`` cells, ``body`` rows, Excel row numbers."""
 
-    source: str          # file name as given to the reader (no directories)
+    source: str          # file name as given (no directories); in a folder, the path inside it
     path: Path
     sheet: str           # "" for CSV
     header: list[str]    # header cells, stripped text
@@ -90,17 +92,58 @@ def read_tables(paths: Iterable[str | Path], sheet: str | Sequence[str] | None =
         if not path.exists():
             raise LoadError(f"`{path}` does not exist: check the path and the file name.", source=path.name)
         if path.is_dir():
-            raise LoadError(f"`{path}` is a folder: give the spreadsheet or CSV files inside it.", source=path.name)
-        suffix = path.suffix.lower()
-        if suffix in EXCEL_SUFFIXES:
-            _read_workbook(path, sheet, kind, header_row, read_hidden, out)
-        elif suffix in CSV_SUFFIXES:
-            out.sheets.append(_read_csv(path, kind, encoding, header_row))
+            _read_folder(path, sheet, kind, encoding, header_row, read_hidden, out)
         else:
-            raise LoadError(
-                f"`{path.name}` is not a spreadsheet this tool reads: use .xlsx, .xlsm, .xls, .ods or .csv.",
-                source=path.name)
+            _read_file(path, sheet, kind, encoding, header_row, read_hidden, out)
     return out
+
+
+def _read_file(path: Path, sheet: str | Sequence[str] | None, kind: TableKind | None, encoding: str | None,
+               header_row: int | None, read_hidden: bool, out: Tables) -> None:
+    suffix = path.suffix.lower()
+    if suffix in EXCEL_SUFFIXES:
+        _read_workbook(path, sheet, kind, header_row, read_hidden, out)
+    elif suffix in CSV_SUFFIXES:
+        out.sheets.append(_read_csv(path, kind, encoding, header_row))
+    elif suffix in PARQUET_SUFFIXES:
+        out.sheets.extend(_read_parquet([(path, path.name)], None, kind))
+    else:
+        raise LoadError(f"`{path.name}` is not a spreadsheet this tool reads: use .xlsx, .xlsm, .xls, .ods, .csv or "
+                        ".parquet (or a folder of them).", source=path.name)
+
+
+def _read_folder(folder: Path, sheet: str | Sequence[str] | None, kind: TableKind | None, encoding: str | None,
+                 header_row: int | None, read_hidden: bool, out: Tables) -> None:
+    """Every data file of ``folder`` (see ``loaders.folders``), named by its path inside it."""
+    listed = folder_files(folder)
+    if listed.kind == "parquet":
+        out.sheets.extend(_read_parquet(listed.files, folder, kind))
+        return
+    for path, source in listed.files:
+        part = Tables([])
+        try:
+            _read_file(path, sheet, kind, encoding, header_row, read_hidden, part)
+        except LoadError as exc:
+            raise LoadError(f"in the folder `{folder}`, file `{source}`: {exc}", source=source,
+                            sheet=exc.sheet) from exc
+        for raw in part.sheets:
+            raw.source = source
+        for hidden in part.hidden:
+            hidden.source = source
+        out.sheets.extend(part.sheets)
+        out.hidden.extend(part.hidden)
+
+
+def _read_parquet(files: list[tuple[Path, str]], root: Path | None, kind: TableKind | None) -> list[RawSheet]:
+    """Parquet files as sheets without a sheet name; their first row (2) is the file's first row."""
+    sheets = []
+    for source, path, _, table in read_parquet_tables(files, root):
+        raw = split_header(path, "", table, first_row=1, kind=kind, header_at=0)
+        if raw is None:  # cannot happen: the header row names the columns
+            continue
+        raw.source = source
+        sheets.append(raw)
+    return sheets
 
 
 # --- workbooks ----------------------------------------------------------------------------------------

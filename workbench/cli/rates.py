@@ -16,8 +16,9 @@ validate_app = typer.Typer(help="Check spreadsheets against the platform's rules
 push_app = typer.Typer(help="Send validated data to the platform (or write the requests with --dry-run).",
                        no_args_is_help=True)
 
-Files = Annotated[list[Path], typer.Argument(help="CSV/Excel files (every sheet is read unless --sheet is given).",
-                                             show_default=False)]
+Files = Annotated[list[Path], typer.Argument(
+    help="CSV/Excel/Parquet files, or folders of them (CSV/Excel files, or a Parquet dataset, hive-partitioned or "
+         "not); every sheet is read unless --sheet is given.", show_default=False)]
 AsOf = Annotated[str | None, typer.Option("--as-of", help="Check dates as of this day (YYYY-MM-DD); default: "
                                                           "today in CET.", show_default=False)]
 RegistryOpt = Annotated[list[Path] | None, typer.Option(
@@ -35,6 +36,13 @@ WaiversOpt = Annotated[Path | None, typer.Option(
     "--waivers", help="Waivers file (CSV/XLSX: rule, property, room, rate, start, end, reason, who, expires): "
                       "matching warnings are shown as waived and count nowhere; errors are never waived.",
     show_default=False)]
+WaitOpt = Annotated[float, typer.Option(
+    "--wait", min=0, help="When another push is sending with the same journal, wait up to this many seconds for it "
+                          "to finish (default: refuse at once, naming it).")]
+EnvFileOpt = Annotated[Path | None, typer.Option(
+    "--env-file", help="Settings file (e.g. a sandbox's connection.env); default: the environment and ./.env.",
+    show_default=False)]
+JournalOpt = Annotated[Path, typer.Option(help="The push journal (SQLite): outcomes, accepted prices, resume.")]
 SKIPPED_RULES = ("hidden_sheet", "sheet_ignored")
 
 
@@ -60,16 +68,23 @@ def _as_of(value: str | None) -> dt.date | None:
 def _load_and_check(files: list[Path], sheet: list[str] | None, registry: list[Path] | None, day: dt.date | None,
                     fx: Path | None, extra_registry=None, encoding: str | None = None,
                     header_row: int | None = None):
-    """Read and check the files; a file that cannot be used raises ``LoadError``. Says which sheets were skipped."""
-    from loaders import read_registry
-    from workbench.flows.rates import check_rates
+    """Read and check the files; a file that cannot be used raises ``LoadError``. Says which sheets were skipped.
+
+    The checks' modules (Great Expectations) are imported in the background while the files are read."""
+    from workbench.cli.prefetch import import_in_background
+
+    checks = import_in_background("workbench.flows.rates")
+    from loaders import read_rates, read_registry
 
     with console.status("Reading and checking…"):
         reg = read_registry(registry) if registry else None
         if extra_registry is not None:
             reg = extra_registry if reg is None else reg.merge(extra_registry)
-        check = check_rates(files, sheet=sheet or None, registry=reg, as_of=day, fx=fx, encoding=encoding,
-                            header_row=header_row)
+        loaded = read_rates(files, sheet=sheet or None, encoding=encoding, header_row=header_row)
+        checks.join()
+        from workbench.flows.rates import check_loaded
+
+        check = check_loaded(loaded, files, registry=reg, as_of=day, fx=fx)
     print_skipped(check.issues)
     return check
 
@@ -186,11 +201,8 @@ def push_rates_cmd(
     skip_invalid: Annotated[bool, typer.Option("--skip-invalid", help="Send only the rows without errors.")] = False,
     full: Annotated[bool, typer.Option("--full", help="Send every price, not only what changed since the "
                                                       "platform last accepted it.")] = False,
-    env_file: Annotated[Path | None, typer.Option(
-        "--env-file", help="Settings file (e.g. a sandbox's connection.env); default: the environment and ./.env.",
-        show_default=False)] = None,
-    journal: Annotated[Path, typer.Option(help="The push journal (SQLite): outcomes, accepted prices, resume.")] =
-        Path(".workbench/journal.sqlite"),
+    env_file: EnvFileOpt = None,
+    journal: JournalOpt = Path(".workbench/journal.sqlite"),
     report: Annotated[list[Path] | None, typer.Option(
         "--report", help="Write a push report: .csv, .xlsx (your sheets with refused rows marked) or .html. "
                          "Always written, also when nothing is sent. May repeat.", show_default=False)] = None,
@@ -208,6 +220,7 @@ def push_rates_cmd(
     price_jumps: Annotated[bool, typer.Option(
         "--price-jumps/--no-price-jumps", help="Warn about prices that jump against the last accepted price or "
                                                "stand out from their month (docs/rates.md).")] = True,
+    wait: WaitOpt = 0.0,
 ) -> None:
     """Send rates as OTA_HotelRateAmountNotif requests (one hotel and month each), or write them with --dry-run.
 
@@ -216,7 +229,6 @@ def push_rates_cmd(
     """
     from loaders import LoadError
     from workbench.errors import BlockedByErrors, WorkbenchError
-    from workbench.flows.rates import dry_run as write_dry_run
     from workbench.reports.push import check_push_report_path
 
     check_paths(report, check_push_report_path)
@@ -236,6 +248,8 @@ def push_rates_cmd(
             fail(str(exc))
         print_issues(check.issues, rows=len(check.frame), limit=10)
         _print_not_checked(check)
+        from workbench.flows.rates import dry_run as write_dry_run
+
         try:
             with console.status(f"Writing the requests into {dry_run}…"):
                 done = write_dry_run(check, dry_run, skip_invalid=skip_invalid, spelling=spelling)
@@ -270,13 +284,56 @@ def push_rates_cmd(
 
     try:
         result = push_rates(check, settings, journal=journal, skip_invalid=skip_invalid, full=full,
-                            command="push rates " + " ".join(str(f) for f in files), price_jumps=price_jumps)
+                            command="push rates " + " ".join(str(f) for f in files), price_jumps=price_jumps,
+                            lock_wait=wait)
     except BlockedByErrors as exc:
         console.print(f"[red]Nothing sent:[/] {escape(str(exc))}")
         reports.nothing_sent(str(exc), check, target)
         raise typer.Exit(1) from None
     except (WorkbenchError, ValueError) as exc:
         reports.nothing_sent(str(exc), check, target)
+        fail(str(exc))
+    print_push_result(result)
+    reports.write(result)
+    raise typer.Exit(0 if result.ok else 1)
+
+
+@push_app.command("requests")
+def push_requests_cmd(
+    directory: Annotated[Path, typer.Argument(metavar="DIR", help="A folder written by `push rates --dry-run DIR` (manifest.csv, "
+                                                   "the .xml requests, cells.parquet).", show_default=False)],
+    env_file: EnvFileOpt = None,
+    journal: JournalOpt = Path(".workbench/journal.sqlite"),
+    report: Annotated[list[Path] | None, typer.Option(
+        "--report", help="Write a push report: .csv, .xlsx or .html. Always written, also when nothing is sent. "
+                         "May repeat.", show_default=False)] = None,
+    full: Annotated[bool, typer.Option("--full", help="Send every request, also those whose prices the platform "
+                                                      "already accepted.")] = False,
+    wait: WaitOpt = 0.0,
+) -> None:
+    """Send the requests of a dry-run folder (built here or elsewhere, e.g. on a cluster) through the
+    rate-limited client with the journal. Started again after a kill, it sends only what the journal
+    does not record as accepted.
+
+    Exit code 0: every request applied; 1: the platform refused or failed some requests; 2: the folder or
+    the settings cannot be used, or another push holds the journal.
+    """
+    from workbench.errors import WorkbenchError
+    from workbench.reports.push import check_push_report_path
+    from workbench.writers.push_folder import send_folder
+    from workbench.writers.request_folder import read_folder
+
+    check_paths(report, check_push_report_path)
+    reports = _PushReports(report)
+    target = ""
+    try:
+        settings = load_settings(env_file)
+        target = settings.base_url
+        folder = read_folder(directory)
+        result = send_folder(folder, settings, journal=journal, full=full, command=f"push requests {directory}",
+                             lock_wait=wait)
+    except (WorkbenchError, ValueError) as exc:
+        reports.nothing_sent(str(exc), target=target)
         fail(str(exc))
     print_push_result(result)
     reports.write(result)

@@ -43,6 +43,7 @@ from workbench.writers.push import (
     not_sent_rows,
     send_rates,
 )
+from workbench.writers.request_folder import plan_folder, write_folder
 
 PathLike = str | Path
 DRY_RUN_ROWS = 10  # requests a dry run's summary lists
@@ -101,7 +102,10 @@ class RatesCheck(IssuesView):
         """Rows pricing a cell an earlier row (file order) already prices: never sent, whatever the
         flags (the platform would apply only the first; the ``duplicate_key`` warning says which)."""
         if self._repeats is None or len(self._repeats) != len(self.frame):
-            self._repeats = repeats(self.frame)
+            if (self.issues["rule"] == "duplicate_key").any():
+                self._repeats = repeats(self.frame)
+            else:  # the checks found no cell priced twice (same key, same frame): no repeats to look for
+                self._repeats = np.zeros(len(self.frame), dtype=bool)
         return self._repeats
 
     def not_sent(self) -> pd.DataFrame:
@@ -145,6 +149,18 @@ def check_rates(files: RatesInput | Iterable[RatesInput], *, sheet: str | Sequen
     ``waivers`` (a waivers file or frame) set accepted warnings aside: see :meth:`RatesCheck.waive`.
     """
     inputs = [files] if isinstance(files, (str, Path, pd.DataFrame)) else list(files)
+    loaded = _load(inputs, sheet, encoding=encoding, header_row=header_row)
+    return check_loaded(loaded, [p for p in inputs if not isinstance(p, pd.DataFrame)], registry=registry,
+                        as_of=as_of, fx=fx, waivers=waivers)
+
+
+def check_loaded(loaded: tuple[pd.DataFrame, pd.DataFrame], files: Iterable[PathLike] = (), *,
+                 registry: Registry | PathLike | Iterable[PathLike] | None = None,
+                 as_of: dt.date | str | None = None, fx: FxTable | PathLike | None = None,
+                 waivers: WaiversInput | None = None) -> RatesCheck:
+    """Check rates already read (``loaders.read_rates(...)``: the frame and the load issues) from
+    ``files``; see :func:`check_rates` for the other arguments."""
+    frame, load_issues = loaded
     as_of = as_of_date(as_of)
     if registry is None:
         reg = Registry()
@@ -153,9 +169,8 @@ def check_rates(files: RatesInput | Iterable[RatesInput], *, sheet: str | Sequen
     else:
         reg = read_registry(registry)
     fx_table = fx if isinstance(fx, FxTable) else read_fx_table(fx)
-    frame, load_issues = _load(inputs, sheet, encoding=encoding, header_row=header_row)
     issues = validate_rates(frame, registry=reg, as_of=as_of, fx=fx_table, load_issues=load_issues)
-    check = RatesCheck(frame, issues, reg, as_of, [Path(p) for p in inputs if not isinstance(p, pd.DataFrame)])
+    check = RatesCheck(frame, issues, reg, as_of, [Path(p) for p in files])
     return check if waivers is None else check.waive(waivers)
 
 
@@ -246,23 +261,20 @@ def requests_for(check: RatesCheck, skip_invalid: bool = False, spelling: str = 
 
 
 def dry_run(check: RatesCheck, directory: PathLike, skip_invalid: bool = False, spelling: str = "ota") -> DryRun:
-    """Write the requests a push would send: ``<hotel>-<YYYY-MM>.xml`` each, plus ``manifest.csv``.
-    ``spelling`` of the weekday flags: ``ota`` (Weds/Thur, default) or ``spec`` (Wed/Thu)."""
-    requests, skipped = requests_for(check, skip_invalid, spelling)
-    out = Path(directory)
-    out.mkdir(parents=True, exist_ok=True)
-    for old in out.glob("*.xml"):
-        old.unlink()
-    for r in requests:
-        (out / f"{r.key}.xml").write_bytes(r.body)
-    manifest = manifest_of(requests)
-    manifest.to_csv(out / "manifest.csv", index=False)
-    return DryRun(out, requests, manifest, skipped, int(check.repeat_mask().sum()))
+    """Write the requests a push would send: ``<hotel>-<YYYY-MM>.xml`` each, plus ``manifest.csv``
+    and ``cells.parquet`` (see :mod:`workbench.writers.request_folder`; ``push requests DIR`` sends
+    them). ``spelling`` of the weekday flags: ``ota`` (Weds/Thur, default) or ``spec`` (Wed/Thu)."""
+    _blocked(check, skip_invalid)
+    mask = check.invalid_mask()
+    requests, cells = plan_folder(check.frame[~(mask | check.repeat_mask())], spelling=spelling)
+    manifest = write_folder(directory, requests, cells)
+    return DryRun(Path(directory), requests, manifest, int(mask.sum()), int(check.repeat_mask().sum()))
 
 
 def push_rates(check: RatesCheck, settings: Settings, *, journal: PathLike = DEFAULT_JOURNAL,
                skip_invalid: bool = False, full: bool = False, progress: bool = True, command: str = "",
-               client_options: dict | None = None, price_jumps: bool = True) -> PushResult:
+               client_options: dict | None = None, price_jumps: bool = True,
+               lock_wait: float = 0.0) -> PushResult:
     """Send what changed since the platform last accepted it (everything with ``full``).
 
     Raises :class:`~workbench.errors.BlockedByErrors` when the check has errors and ``skip_invalid``
@@ -271,7 +283,9 @@ def push_rates(check: RatesCheck, settings: Settings, *, journal: PathLike = DEF
     earlier row as ``not sent`` and rows of properties the platform refused to describe
     (``check.registry.refused``) as ``rejected`` with its text and ruid. ``result.plan`` is what the
     push was about to do (``plan_rates``); its price-jump warnings (unless ``price_jumps=False``) are
-    on the lines of the cells sent (``price_jump`` / ``price_outlier`` in ``codes``).
+    on the lines of the cells sent (``price_jump`` / ``price_outlier`` in ``codes``). Another push on the
+    same journal makes this one wait up to ``lock_wait`` seconds, then raise
+    :class:`~workbench.writers.send_lock.JournalBusy` (see :mod:`workbench.writers.send_lock`).
     """
     _blocked(check, skip_invalid)
     invalid, repeated, refused = check.invalid_mask(), check.repeat_mask(), check.refused_mask()
@@ -282,7 +296,8 @@ def push_rates(check: RatesCheck, settings: Settings, *, journal: PathLike = DEF
     plan = _plan(check, settings, journal, skip_invalid, full, price_jumps)
     result = send_rates(frame[send], settings, journal=journal, full=full, progress=progress, command=command,
                         client_options=client_options, skipped_rows=int(invalid.sum()), files=check.files,
-                        held=held, refused=_refused(check, frame, refused), not_sent=check.not_sent())
+                        held=held, refused=_refused(check, frame, refused), not_sent=check.not_sent(),
+                        lock_wait=lock_wait)
     result.plan = plan
     from workbench.flows.plan import with_row_warnings
 

@@ -24,6 +24,7 @@ from workbench.reports.text import is_missing, text
 
 FILLS = {"error": "#FFC7CE", "warning": "#FFEB9C"}
 EXCEL = {".xlsx", ".xlsm"}
+NOT_COPIED = {".parquet", ".pq"}  # data files nobody edits by hand: not copied into the report
 ISSUE_COLUMNS = ["source", "sheet", "row", "column", "value", "rule", "severity", "message"]
 MAX_URLS = 65_530  # Excel's limit of hyperlinks per worksheet; past it a HYPERLINK formula does the job
 HEADER_SCAN = 50   # the header is among the first 50 rows
@@ -79,6 +80,8 @@ def _sources(files: Sequence[Path]) -> Iterator[tuple[str, tuple[str, str], Rows
     """(sheet title, (source name, sheet name as the issues name it), rows) for every sheet."""
     single = len(files) == 1 and files[0].suffix.lower() in EXCEL
     for f in files:
+        if f.is_dir() or f.suffix.lower() in NOT_COPIED:
+            continue  # folders and Parquet data: the problems sheet names their files and rows
         if f.suffix.lower() in EXCEL:
             from python_calamine import CalamineWorkbook
 

@@ -22,6 +22,7 @@ from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.hyperlink import Hyperlink
 from openpyxl.worksheet.worksheet import Worksheet
 
+from workbench.reports.marked_values import NOT_COPIED
 from workbench.reports.ranges import IssueRanges, nights_text, weekdays_text
 from workbench.reports.text import text
 
@@ -42,6 +43,8 @@ def write_marked_workbook(issues: pd.DataFrame, path: Path, files: Sequence[Path
         wb = Workbook()
         wb.remove(wb.active)
         for f in files:
+            if f.is_dir() or f.suffix.lower() in NOT_COPIED:
+                continue  # folders and Parquet data: the Issues sheet names their files and rows
             for sheet_name, ws in _copy_values(wb, f):
                 sheet_of[(f.name, sheet_name)] = ws
     links = _mark(issues, sheet_of)

@@ -30,6 +30,7 @@ from workbench.writers.batches import RateRequest, cell_locators, iter_requests
 from workbench.writers.compress import compress
 from workbench.writers.deltas import cell_keys, changed_mask
 from workbench.writers.journal import DEFAULT_JOURNAL, Journal
+from workbench.writers.send_lock import send_lock
 
 OPERATION = "OTA_HotelRateAmountNotif"
 #: ``PushResult.rows`` and ``PushResult.not_sent``: one row per spreadsheet row
@@ -120,27 +121,30 @@ def _shown(n: int, total: int, what: str, where: str) -> str:
 def send_rates(valid: pd.DataFrame, settings: Settings, *, journal: str | Path = DEFAULT_JOURNAL, full: bool = False,
                progress: bool = True, command: str = "", client_options: dict | None = None,
                skipped_rows: int = 0, files: Sequence[Path] = (), held: pd.DataFrame | None = None,
-               refused: pd.DataFrame | None = None, not_sent: pd.DataFrame | None = None) -> PushResult:
+               refused: pd.DataFrame | None = None, not_sent: pd.DataFrame | None = None,
+               lock_wait: float = 0.0) -> PushResult:
     """Send the prices of ``valid`` (canonical rates rows, already checked) that changed since the
     platform last accepted them (every one with ``full``); every outcome goes into the journal.
 
     ``held`` (lines of :data:`ROW_COLUMNS`, see :func:`held_lines`) are rows deliberately not sent
     (repeats, errors skipped, properties the platform refused), added to ``rows``; ``refused``
     (``hotel_code, code, text, ruid, cells, source_rows``) adds one ``rejected`` line per property
-    the platform refused to describe to ``requests``."""
+    the platform refused to describe to ``requests``. The journal's send lock is held throughout
+    (see :mod:`workbench.writers.send_lock`): another push on the same journal makes this one wait
+    up to ``lock_wait`` seconds, then raise :class:`~workbench.writers.send_lock.JournalBusy`."""
     if not settings.base_url:
         raise ConfigurationError("no target: set WORKBENCH_BASE_URL (or give the sandbox's connection.env with "
                                  "--env-file)")
     headers = valid.attrs.get("headers", {})
     valid = valid.reset_index(drop=True)
     target = settings.base_url.rstrip("/")
-    with Journal(journal) as j:
+    with send_lock(journal, wait=lock_wait, command=command), Journal(journal) as j:
         run_id = j.start_run(target, command)
         changed = changed_mask(valid, j, target) if not full else pd.Series(True, index=valid.index).to_numpy()
         delta = valid[changed].reset_index(drop=True)
         requests, cells = plan(delta, spelling=settings.weekday_spelling)
         ids = j.add_requests(run_id, target, requests, cells)
-        _send(j, settings, target, requests, ids, progress, client_options or {})
+        send_planned(j, settings, target, requests, ids, progress, client_options or {})
         frame_req = requests_frame(j, run_id, requests)
         rows = rows_frame(j, run_id, headers)
         failed = int((frame_req["outcome"] != "success").sum()) if len(frame_req) else 0
@@ -170,8 +174,10 @@ def plan(delta: pd.DataFrame, spelling: str = "ota") -> tuple[list[RateRequest],
     return requests, [by[(r.hotel_code, r.month)] for r in requests]
 
 
-def _send(j: Journal, settings: Settings, target: str, requests: list[RateRequest], ids: list[int], progress: bool,
-          client_options: dict) -> None:
+def send_planned(j: Journal, settings: Settings, target: str, requests: list[RateRequest], ids: list[int],
+                 progress: bool, client_options: dict) -> None:
+    """Send requests the journal has recorded (``ids``), each marked ``sending`` before it goes and
+    its outcome recorded as it arrives."""
     if not requests:
         return
     from tqdm.auto import tqdm

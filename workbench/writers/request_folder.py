@@ -1,0 +1,195 @@
+"""A folder of rate requests built in one place and sent from another (``push rates --dry-run DIR``,
+then ``push requests DIR``).
+
+What the folder holds:
+
+- ``<hotel>-<YYYY-MM>.xml``: one ``OTA_HotelRateAmountNotifRQ`` each, as it will be sent;
+- ``manifest.csv``: one row per request: ``file, hotel, month, messages, cells, source_rows``;
+- ``cells.parquet``: every price the requests carry, in the canonical rates columns plus ``file``
+  (its request) and ``locator`` (the ``LocatorID`` of the message carrying it), with the sheets'
+  header names in the file's metadata. A sender journals these exactly as ``push rates`` does,
+  so answers are traced to the spreadsheet rows and the accepted prices feed later deltas.
+
+``source_rows`` is computed for every request at once (one sort over the cells, the row ranges
+found with numpy), not by rescanning the cells per request.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from workbench.errors import InputError
+from workbench.writers.batches import RateRequest, cell_locators, iter_requests
+from workbench.writers.compress import compress
+
+MANIFEST = "manifest.csv"
+WRITERS = 4  # threads writing the request files
+CELLS = "cells.parquet"
+MANIFEST_COLUMNS = ["file", "hotel", "month", "messages", "cells", "source_rows"]
+#: the canonical columns ``cells.parquet`` keeps (what the journal needs of each price, and where it came from)
+CELL_COLUMNS = ["hotel_code", "inv_type_code", "rate_plan_code", "date", "number_of_guests", "amount_type",
+                "amount_minor", "amount_scale", "decimal_places", "currency_code", "source", "sheet", "row",
+                "amount_column"]
+_HEADERS_KEY = b"workbench.headers"
+
+
+@dataclass
+class RequestFolder:
+    """A folder's requests (in manifest order) and, for each, the cells it carries."""
+
+    directory: Path
+    manifest: pd.DataFrame
+    requests: list[RateRequest]
+    cells: pd.DataFrame                       # CELL_COLUMNS + file, month, locator; sorted by file
+    spans: dict[str, tuple[int, int]]         # file -> rows of ``cells``
+    headers: dict[tuple[str, str], dict[str, str]]
+
+
+def plan_folder(frame: pd.DataFrame, spelling: str = "ota") -> tuple[list[RateRequest], pd.DataFrame]:
+    """The requests for ``frame`` (canonical rates rows to send) and its cells with ``file``,
+    ``month`` and ``locator`` (what ``cells.parquet`` holds)."""
+    if frame.empty:
+        return [], pd.DataFrame(columns=[*CELL_COLUMNS, "file", "month", "locator"])
+    f = frame.reset_index(drop=True)
+    compressed = compress(f)
+    requests = list(iter_requests(compressed, timestamp=dt.datetime.now(dt.UTC), spelling=spelling))
+    cells = f[CELL_COLUMNS].copy()
+    # the request of each cell, named once per request (not a million string joins)
+    request, names = pd.factorize(pd.Series(f["hotel_code"].to_numpy(dtype=np.int64) * 1_000_000
+                                            + f["date"].to_numpy("datetime64[M]").astype(np.int64)))
+    hotels, months = np.divmod(np.asarray(names, dtype=np.int64), 1_000_000)
+    month_text = pd.DatetimeIndex(months.astype("datetime64[M]")).strftime("%Y-%m")
+    cells["month"] = month_text.to_numpy()[request]
+    cells["locator"] = cell_locators(compressed)
+    cells["file"] = pd.Categorical.from_codes(request, [f"{h}-{m}.xml" for h, m in zip(hotels, month_text,
+                                                                                         strict=True)])
+    cells.attrs["headers"] = frame.attrs.get("headers", {})
+    return requests, cells
+
+
+def source_rows(cells: pd.DataFrame) -> pd.Series:
+    """Per request ``file``: ``rates.xlsx Amsterdam 2-91; prices.csv 2-14`` (sources and sheets
+    sorted, each one's rows as ranges) - for every request in one pass: integer codes, one sort,
+    the ranges found with numpy; text is made only for the ranges."""
+    if cells.empty:
+        return pd.Series(dtype=object)
+    file_code, files = pd.factorize(cells["file"], sort=True)
+    src_code, sources = pd.factorize(cells["source"].astype(str), sort=True)
+    sheet_code, sheets = pd.factorize(cells["sheet"].fillna("").astype(str), sort=True)
+    group = (file_code.astype(np.int64) * len(sources) + src_code) * len(sheets) + sheet_code
+    rows = cells["row"].to_numpy(dtype=np.int64)
+    order = np.lexsort((rows, group))
+    group, rows = group[order], rows[order]
+    keep = np.ones(len(rows), dtype=bool)
+    keep[1:] = (group[1:] != group[:-1]) | (rows[1:] != rows[:-1])  # a row's other nights and guests
+    group, rows = group[keep], rows[keep]
+    new = np.ones(len(rows), dtype=bool)
+    new[1:] = (group[1:] != group[:-1]) | (rows[1:] != rows[:-1] + 1)
+    starts = np.flatnonzero(new)
+    stops = np.append(starts[1:], len(rows)) - 1
+    first, last = rows[starts], rows[stops]
+    text = np.where(first == last, first.astype(str),
+                    np.char.add(np.char.add(first.astype(str), "-"), last.astype(str)))
+    # the ranges are sorted by file, source, sheet: join them in one walk (a few per request)
+    by_file: dict[int, list[str]] = {}
+    sheet_ranges: list[str] = []
+    gs = group[starts].tolist()
+    for i, (g, t) in enumerate(zip(gs, text.tolist(), strict=True)):
+        sheet_ranges.append(t)
+        if i + 1 == len(gs) or gs[i + 1] != g:
+            rest, sheet = divmod(g, len(sheets))
+            file, source = divmod(rest, len(sources))
+            label = f"{sources[source]} {sheets[sheet]}" if sheets[sheet] else str(sources[source])
+            by_file.setdefault(file, []).append(f"{label} {','.join(sheet_ranges)}")
+            sheet_ranges = []
+    return pd.Series({str(files[f]): "; ".join(parts) for f, parts in by_file.items()}, dtype=object)
+
+
+def manifest(requests: list[RateRequest], cells: pd.DataFrame) -> pd.DataFrame:
+    """``manifest.csv``: one row per request."""
+    files = [f"{r.key}.xml" for r in requests]
+    rows = source_rows(cells)
+    return pd.DataFrame({
+        "file": files, "hotel": [r.hotel_code for r in requests], "month": [r.month for r in requests],
+        "messages": [r.messages for r in requests], "cells": [r.cells for r in requests],
+        "source_rows": rows.reindex(files).fillna("").to_numpy() if len(files) else [],
+    }, columns=MANIFEST_COLUMNS)
+
+
+def write_folder(directory: str | Path, requests: list[RateRequest], cells: pd.DataFrame) -> pd.DataFrame:
+    """Write the requests, ``manifest.csv`` and ``cells.parquet`` (old ``.xml`` files are removed
+    first); returns the manifest."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    out = Path(directory)
+    out.mkdir(parents=True, exist_ok=True)
+    for old in out.glob("*.xml"):
+        old.unlink()
+    with ThreadPoolExecutor(WRITERS) as pool:  # thousands of small files: let the writes overlap
+        list(pool.map(lambda r: (out / f"{r.key}.xml").write_bytes(r.body), requests))
+    plain = cells.reset_index(drop=True)
+    plain.attrs = {}  # the headers go into the file's metadata below (pandas cannot keep tuple keys)
+    table = pa.Table.from_pandas(plain, preserve_index=False)
+    headers = [[s, h, dict(v)] for (s, h), v in cells.attrs.get("headers", {}).items()]
+    table = table.replace_schema_metadata({**(table.schema.metadata or {}),
+                                           _HEADERS_KEY: json.dumps(headers).encode("utf-8")})
+    pq.write_table(table, out / CELLS)
+    listed = manifest(requests, cells)
+    listed.to_csv(out / MANIFEST, index=False)
+    return listed
+
+
+def read_folder(directory: str | Path) -> RequestFolder:
+    """Read a folder written by :func:`write_folder`; :class:`~workbench.errors.InputError` says
+    what is missing or does not agree (a request file, a manifest row, the cells)."""
+    import pyarrow.parquet as pq
+
+    out = Path(directory)
+    if not out.is_dir():
+        raise InputError(f"`{out}` is not a folder of requests: give the folder `push rates --dry-run DIR` wrote.")
+    if not (out / MANIFEST).is_file():
+        raise InputError(f"`{out}` has no {MANIFEST}: give the folder `push rates --dry-run DIR` wrote.")
+    try:
+        listed = pd.read_csv(out / MANIFEST, dtype={"file": str, "month": str, "source_rows": str},
+                             keep_default_na=False)
+    except (ValueError, OSError) as exc:
+        raise InputError(f"`{out / MANIFEST}` cannot be read ({exc}).") from None
+    missing = [c for c in MANIFEST_COLUMNS if c not in listed.columns]
+    if missing:
+        raise InputError(f"`{out / MANIFEST}` lacks the column(s) {', '.join(f'`{c}`' for c in missing)}: "
+                         "write the folder again with `push rates --dry-run`.")
+    if not (out / CELLS).is_file():
+        raise InputError(f"`{out}` has no {CELLS} (the prices each request carries, which the journal needs): "
+                         "write the folder again with `push rates --dry-run`.")
+    table = pq.read_table(out / CELLS)
+    raw_headers = (table.schema.metadata or {}).get(_HEADERS_KEY, b"[]")
+    headers = {(s, h): v for s, h, v in json.loads(raw_headers)}
+    cells = table.to_pandas()
+    cells = cells.sort_values("file", kind="stable").reset_index(drop=True)
+    files = cells["file"].to_numpy()
+    bounds = np.flatnonzero(np.r_[True, files[1:] != files[:-1]]) if len(files) else np.zeros(0, dtype=int)
+    stops = np.append(bounds[1:], len(files)) if len(files) else bounds
+    spans = {str(files[a]): (int(a), int(b)) for a, b in zip(bounds, stops, strict=True)}
+    requests = []
+    for row in listed.itertuples(index=False):
+        path = out / str(row.file)
+        if not path.is_file():
+            raise InputError(f"`{out / MANIFEST}` lists `{row.file}`, which is not in the folder: write the folder "
+                             "again with `push rates --dry-run`.")
+        span = spans.get(str(row.file))
+        if span is None or span[1] - span[0] != int(row.cells):
+            have = 0 if span is None else span[1] - span[0]
+            raise InputError(f"`{row.file}`: the manifest says {int(row.cells)} price(s), {CELLS} holds {have}: "
+                             "the folder was changed after it was written; write it again with "
+                             "`push rates --dry-run`.")
+        requests.append(RateRequest(int(row.hotel), str(row.month), path.read_bytes(), int(row.messages),
+                                    int(row.cells), cells, span))
+    return RequestFolder(out, listed, requests, cells, spans, headers)
