@@ -150,7 +150,7 @@ def _live(out: Path, console: Console, wrote: Written) -> str:
     state = out / "sandbox"
     journal = out / "journal.sqlite"
     shutil.rmtree(state, ignore_errors=True)  # a fresh platform and journal each demo
-    for suffix in ("", "-wal", "-shm"):
+    for suffix in ("", "-wal", "-shm", ".lock", ".lock.json"):
         Path(str(journal) + suffix).unlink(missing_ok=True)
     with run_sandbox(state, today=DEMO_AS_OF) as sb:
         console.print("a sandbox of the platform serves HTTPS on 127.0.0.1 for steps 3 and 4 (stopped after them)")
@@ -171,6 +171,7 @@ def _live(out: Path, console: Console, wrote: Written) -> str:
                                 command="demo: push samples")
         console.print(result.summary())
         wrote(journal, "the push journal (SQLite): every request, its outcome, the accepted prices")
+        wrote(Path(str(journal) + ".lock"), "the journal's lock: one push on the journal at a time")
         if not result.ok:
             raise DemoFailed("the sandbox refused or failed requests: " + "; ".join(
                 result.requests.loc[result.requests["outcome"] != "success", "texts"].head(3)))

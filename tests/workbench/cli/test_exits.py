@@ -14,7 +14,8 @@ from workbench.paths import SAMPLES
 
 RATES = str(SAMPLES / "rates.xlsx")
 
-# Run the real entry point with one function replaced, as a bug would break it.
+# Run the real entry point with one function replaced, as a bug would break it (`check_loaded`: the checks the
+# CLI runs on what it read).
 FORCED = """
 import sys
 import {module} as target
@@ -39,7 +40,7 @@ def log_named_in(line: str) -> Path:
 
 
 def test_an_unexpected_failure_exits_3_with_one_line_and_the_trace_in_a_log(workbench, tmp_path: Path) -> None:
-    run = workbench(["validate", "rates", RATES], cwd=tmp_path, code=forced("check_rates"))
+    run = workbench(["validate", "rates", RATES], cwd=tmp_path, code=forced("check_loaded"))
     assert run.returncode == 3, run.stdout + run.stderr
     lines = run.stderr.strip().splitlines()
     assert len(lines) == 1, run.stderr
@@ -56,12 +57,12 @@ def test_an_unexpected_failure_exits_3_with_one_line_and_the_trace_in_a_log(work
 
 def test_the_log_goes_to_WORKBENCH_LOG_DIR_else_the_temporary_folder(workbench, tmp_path: Path) -> None:
     logs = tmp_path / "my-logs"
-    run = workbench(["validate", "rates", RATES], cwd=tmp_path, code=forced("check_rates"),
+    run = workbench(["validate", "rates", RATES], cwd=tmp_path, code=forced("check_loaded"),
                     env={"WORKBENCH_LOG_DIR": str(logs)})
     assert run.returncode == 3 and log_named_in(run.stderr).parent == logs
     blocked = tmp_path / "a-file"
     blocked.write_text("not a folder")
-    run = workbench(["validate", "rates", RATES], cwd=tmp_path, code=forced("check_rates"),
+    run = workbench(["validate", "rates", RATES], cwd=tmp_path, code=forced("check_loaded"),
                     env={"WORKBENCH_LOG_DIR": str(blocked / "logs")})
     assert run.returncode == 3
     log = log_named_in(run.stderr)
@@ -87,7 +88,7 @@ def test_python_m_workbench_notify_ends_the_same_way(workbench, tmp_path: Path) 
 
 def test_an_error_raised_for_people_is_one_line_exit_2_and_no_log(workbench, tmp_path: Path) -> None:
     error = 'SettingsError("setting `WORKBENCH_TIMEOUT_SECONDS` = `soon` is not a number")'
-    code = "from workbench.errors import SettingsError\n" + forced("check_rates", error=error)
+    code = "from workbench.errors import SettingsError\n" + forced("check_loaded", error=error)
     run = workbench(["validate", "rates", RATES], cwd=tmp_path, code=code)
     assert run.returncode == 2, run.stderr
     assert run.stderr.strip() == "Error: setting `WORKBENCH_TIMEOUT_SECONDS` = `soon` is not a number"
@@ -95,7 +96,7 @@ def test_an_error_raised_for_people_is_one_line_exit_2_and_no_log(workbench, tmp
 
 
 def test_ctrl_c_is_130_without_a_trace(workbench, tmp_path: Path) -> None:
-    run = workbench(["validate", "rates", RATES], cwd=tmp_path, code=forced("check_rates", error="KeyboardInterrupt"))
+    run = workbench(["validate", "rates", RATES], cwd=tmp_path, code=forced("check_loaded", error="KeyboardInterrupt"))
     assert run.returncode == 130 and "Traceback" not in run.stderr
 
 
