@@ -54,6 +54,10 @@ _EXPORTS = {
     "RoomsCheck": "workbench.flows.rooms",
     "RoomsPushResult": "workbench.flows.rooms",
     "DeprecatedOperationWarning": "workbench.flows.rooms",
+    # property content (E4)
+    "preview_content": "workbench.flows.content_push",
+    "push_content": "workbench.flows.content_push",
+    "ContentPushResult": "workbench.flows.content_push",
     # property health
     "property_health": "workbench.flows.health",
     "PropertyHealth": "workbench.health",
@@ -92,13 +96,14 @@ _EXPORTS = {
 }
 
 __all__ = [
-    "BlockedByErrors", "CarSearch", "CnsClient", "CnsConfig", "DATA", "DeprecatedOperationWarning",
+    "BlockedByErrors", "CarSearch", "CnsClient", "CnsConfig", "ContentPushResult", "DATA", "DeprecatedOperationWarning",
     "DryRun", "InputError", "LateDecision", "LoadError", "NotifyService", "OperationSunset",
     "PlatformReadError", "PlatformRooms", "PropertyHealth", "PushResult", "ROOT", "RatesCheck", "ReportContext",
     "RoomsCheck", "RoomsPushResult", "SAMPLES", "SearchParams", "SearchParamsError", "Secret", "Settings",
     "SettingsError", "TerminalError", "TransientError", "WorkbenchError", "affiliate_links", "check_rates",
     "check_rooms", "create_notify_app", "dry_run", "ensure_test_ca", "expand_payload", "fetch_registry",
-    "fetch_rooms", "notification", "notifications_frame", "preview_rooms", "property_health", "push_rates", "push_rooms",
+    "fetch_rooms", "notification", "notifications_frame", "preview_content", "preview_rooms", "property_health",
+    "push_content", "push_rates", "push_rooms",
     "read_notifications", "rooms_dry_run", "run_demand_sandbox", "run_sandbox", "search_cars",
     "serve_in_thread", "write_health_report", "write_letters", "write_push_report", "write_report",
     "write_rooms_workbook", "write_table",
@@ -119,6 +124,7 @@ if TYPE_CHECKING:  # for type checkers and editors; at run time names load lazil
         TransientError,
         WorkbenchError,
     )
+    from workbench.flows.content_push import ContentPushResult, preview_content, push_content
     from workbench.flows.health import property_health
     from workbench.flows.rates import DryRun, RatesCheck, check_rates, dry_run, push_rates
     from workbench.flows.rooms import (

@@ -74,6 +74,10 @@ class Settings:
     rate_limit_window_seconds: float = 60.0  # the limits above count calls per this window
     max_in_flight: int = 64  # most requests in flight at once (the client uses fewer when that suffices)
     timeout_seconds: float = 60.0
+    # property content (E4): a BuildHotel answer is resent as it was, up to this many sends in all, waiting
+    # about backoff * 2**(n-1) seconds (capped at a minute) between them; then "contact support" with every ruid
+    build_hotel_attempts: int = 5
+    build_hotel_backoff_seconds: float = 5.0
     # notification endpoints (E6)
     notify_token_url: str = ""
     notify_url: str = ""

@@ -4,10 +4,17 @@ from __future__ import annotations
 
 import importlib.util
 import sys
+from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
+import httpx
 import pytest
+
+from workbench.config import Secret, Settings
+from workbench.transport import SyncPlatformClient
 
 
 def load_helper(name: str) -> ModuleType:
@@ -21,8 +28,31 @@ def load_helper(name: str) -> ModuleType:
 
 
 FRAMES = load_helper("frames")
+FAKE = load_helper("fake_platform")
+SETTINGS = Settings(base_url="https://platform.test", username="u", password=Secret("p"),
+                    build_hotel_attempts=4, build_hotel_backoff_seconds=2.0)
 
 
 @pytest.fixture
 def frames() -> ModuleType:
     return FRAMES
+
+
+@dataclass
+class Fake:
+    """The stand-in, a client that reaches it through ``httpx.MockTransport``, and the waits asked for."""
+
+    platform: Any
+    client: SyncPlatformClient
+    settings: Settings
+    sleeps: list[float]
+
+
+@pytest.fixture
+def fake() -> Iterator[Fake]:
+    platform = FAKE.FakeContentPlatform()
+    client = SyncPlatformClient(SETTINGS, transport=httpx.MockTransport(platform.handler))
+    try:
+        yield Fake(platform, client, SETTINGS, [])
+    finally:
+        client.close()
