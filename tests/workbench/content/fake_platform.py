@@ -10,6 +10,10 @@ import re
 from pathlib import Path
 
 import httpx
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
 
 from workbench.ota.content_notif import NEW, parse_content, part_rows
 
@@ -33,21 +37,35 @@ class FakeContentPlatform:
         self.warn_on_create = False
         self.status: int | None = None           # answer every call with this HTTP status instead
 
-    def _answer(self, name: str, **swap: str) -> httpx.Response:
+    def _answer(self, name: str, **swap: str) -> tuple[int, bytes]:
         text = _fixture(name)
         ruid = f"fake-ruid-{next(self.ruids)}"
         text = re.sub(r"RUID: \[[^\]]*\]", f"RUID: [{ruid}]", text)
         for old, new in swap.items():
             text = text.replace(old, new)
-        return httpx.Response(200, content=text.encode("utf-8"), headers={"Content-Type": "application/xml"})
+        return 200, text.encode("utf-8")
 
     def handler(self, request: httpx.Request) -> httpx.Response:
-        assert request.url.path == PATH, request.url.path
-        assert request.headers["content-type"] in ("application/xml", "text/xml")
-        body = request.content
+        """For ``httpx.MockTransport``."""
+        status, body = self.respond(request.url.path, request.headers.get("content-type", ""), request.content)
+        return httpx.Response(status, content=body, headers={"Content-Type": "application/xml"})
+
+    def app(self) -> Starlette:
+        """The same, as an app to serve over HTTPS on loopback."""
+
+        async def endpoint(request: Request) -> Response:
+            status, body = self.respond(request.url.path, request.headers.get("content-type", ""),
+                                        await request.body())
+            return Response(body, status_code=status, media_type="application/xml")
+
+        return Starlette(routes=[Route(PATH, endpoint, methods=["POST"])])
+
+    def respond(self, path: str, content_type: str, body: bytes) -> tuple[int, bytes]:
+        assert path == PATH, path
+        assert content_type in ("application/xml", "text/xml"), content_type
         self.sent.append(body)
         if self.status is not None:
-            return httpx.Response(self.status, content=b"<html>no</html>")
+            return self.status, b"<html>no</html>"
         parts = parse_content(body)
         prop = parts["Property"].iloc[0]
         notif = str(prop["notif_type"])
