@@ -185,10 +185,12 @@ def _first_list(rows: list[dict], name: str) -> list[object]:
     return list(value) if isinstance(value, (list, tuple)) else []
 
 
-def _records(frame: pd.DataFrame | None) -> list[dict]:
-    if frame is None or frame.empty:
+def _records(frame: pd.DataFrame | list[dict] | None) -> list[dict]:
+    if frame is None:
         return []
-    return frame.to_dict("records")
+    if isinstance(frame, list):
+        return frame
+    return frame.to_dict("records") if len(frame) else []
 
 
 def _groups(rows: list[dict], key: str) -> list[list[dict]]:
@@ -224,11 +226,11 @@ class _Hdc:
         return el
 
 
-def build_content(parts: Mapping[str, pd.DataFrame], *, notif_type: str | None = None,
+def build_content(parts: Mapping[str, pd.DataFrame] | Mapping[str, list[dict]], *, notif_type: str | None = None,
                   hotel_code: int | None = None, custom_id: str | None = None,
                   timestamp: dt.datetime | None = None) -> bytes:
-    """One ``OTA_HotelDescriptiveContentNotifRQ`` for one property from its part frames (missing
-    parts and empty frames are left out). ``notif_type``, ``hotel_code`` and ``custom_id`` default to
+    """One ``OTA_HotelDescriptiveContentNotifRQ`` for one property from its part frames, or their rows as
+    dicts (missing parts and empty frames are left out). ``notif_type``, ``hotel_code`` and ``custom_id`` default to
     the ``Property`` row's (``New`` without a HotelCode, else ``Overlay``)."""
     prop = (_records(parts.get("Property")) or [{}])[0]
     hotel_code = hotel_code if hotel_code is not None else (None if _missing(prop.get("hotel_code"))
@@ -600,7 +602,7 @@ def empty_part(part: str) -> pd.DataFrame:
     return pd.DataFrame({c: pd.Series(dtype=t) for c, t in {**KEY_COLUMNS, **PART_COLUMNS[part]}.items()})
 
 
-def _frame(part: str, rows: list[dict], key: dict) -> pd.DataFrame:
+def _frame(part: str, rows: list[dict], key: Mapping[str, object]) -> pd.DataFrame:
     columns = {**KEY_COLUMNS, **PART_COLUMNS[part]}
     if not rows:
         return empty_part(part)
@@ -620,13 +622,20 @@ def _frame(part: str, rows: list[dict], key: dict) -> pd.DataFrame:
 
 def parse_content(body: bytes) -> dict[str, pd.DataFrame]:
     """The part frames of a request's (first) HDC, in the canonical rows the module docstring describes."""
+    key, rows = read_content_rows(body)
+    return {part: _frame(part, rows[part], key) for part in PARTS}
+
+
+def read_content_rows(body: bytes) -> tuple[dict[str, object], dict[str, list[dict]]]:
+    """The property's key (``hotel_code``, ``custom_id``, ``property``) and each part's canonical rows as dicts
+    (the part's columns only; what :func:`parse_content` makes frames of, without pandas' cost per frame)."""
     root = parse_xml(body)
     hdc = _path(root, "HotelDescriptiveContents", "HotelDescriptiveContent")
     if hdc is None:
         raise ValueError("no HotelDescriptiveContents/HotelDescriptiveContent element")
     code = _int(hdc.get("HotelCode"))
     cid = hdc.get("ID")
-    key = {"hotel_code": code, "custom_id": cid if cid is not None else pd.NA,
+    key: dict[str, object] = {"hotel_code": code, "custom_id": cid if cid is not None else pd.NA,
            "property": str(code) if not _missing(code) else (cid if cid is not None else pd.NA)}
     info, policy, tpa = child(hdc, "HotelInfo"), _path(hdc, "Policies", "Policy"), child(hdc, "TPA_Extensions")
     itpa = child(info, "TPA_Extensions") if info is not None else None
@@ -656,41 +665,38 @@ def parse_content(body: bytes) -> dict[str, pd.DataFrame]:
         for col, attr in cols:
             kind = PART_COLUMNS["Property"][col]
             prop[col] = _int(_attr(el, attr)) if kind == _I else _attr(el, attr)
-    out = {"Property": _frame("Property", [prop], key)}
-    out["Contacts"] = _frame("Contacts", _read_contacts(hdc), key)
-    out["Languages"] = _frame("Languages", [{"language_code": e.get("LanguageCode")}
-                                            for e in _all(info, "Languages", "Language")], key)
-    out["Policies"] = _frame("Policies", _read_policies(policy), key)
-    out["Taxes"] = _frame("Taxes", [_read_tax(e) for e in _all(policy, "TaxPolicies", "TaxPolicy")], key)
-    out["Fees"] = _frame("Fees", [_read_fee(e) for e in _all(policy, "FeePolicies", "FeePolicy")], key)
-    out["Services"] = _frame("Services", [{
+    out: dict[str, list[dict]] = {"Property": [prop], "Contacts": _read_contacts(hdc)}
+    out["Languages"] = [{"language_code": e.get("LanguageCode")} for e in _all(info, "Languages", "Language")]
+    out["Policies"] = _read_policies(policy)
+    out["Taxes"] = [_read_tax(e) for e in _all(policy, "TaxPolicies", "TaxPolicy")]
+    out["Fees"] = [_read_fee(e) for e in _all(policy, "FeePolicies", "FeePolicy")]
+    out["Services"] = [{
         "code": _int(e.get("Code")), "exists_code": _int(e.get("ExistsCode")), "included": e.get("Included"),
         "price": _int(e.get("Price")), "currency_code": e.get("CurrencyCode"),
         "features": [f.get("DescriptiveText") for f in _all(e, "Features", "Feature")],
         "types": [t.get("Code") for t in _all(e, "Types", "Type")],
         "breakfast_items": [i.get("Code") for i in _all(e, "Items", "Item")],
-    } for e in _all(info, "Services", "Service")], key)
-    out["Restaurants"] = _frame("Restaurants", _read_restaurants(hdc), key)
-    out["Attractions"] = _frame("Attractions", [{
+    } for e in _all(info, "Services", "Service")]
+    out["Restaurants"] = _read_restaurants(hdc)
+    out["Attractions"] = [{
         "category_code": _int(e.get("AttractionCategoryCode")), "attraction_name": e.get("AttractionName"),
         "distance": _float(e.get("Distance")), "distance_unit": e.get("DistanceUnit"),
-        "language_code": e.get("LanguageCode")} for e in _all(hdc, "AreaInfo", "Attractions", "Attraction")], key)
-    out["Transport"] = _frame("Transport", [_read_leg(e) for e in _all(
+        "language_code": e.get("LanguageCode")} for e in _all(hdc, "AreaInfo", "Attractions", "Attraction")]
+    out["Transport"] = [_read_leg(e) for e in _all(
         info, "RelativePositions", "RelativePosition", "Transportations", "Transportation", "TPA_Extensions",
-        "Route", "Leg")], key)
-    out["Payments"] = _frame("Payments", [{"payment_type_code": _int(e.get("PaymentTypeCode"))}
-                                          for e in _all(itpa, "AcceptedPayments", "AcceptedPayment")], key)
+        "Route", "Leg")]
+    out["Payments"] = [{"payment_type_code": _int(e.get("PaymentTypeCode"))}
+                       for e in _all(itpa, "AcceptedPayments", "AcceptedPayment")]
     inv = _path(itpa, "InvoiceDetails")
-    out["Invoice"] = _frame("Invoice", [] if inv is None else [{
+    out["Invoice"] = [] if inv is None else [{
         "tax_type": _attr(child(inv, "InvoiceTaxType"), "Type"),
         "tax_number": _attr(child(inv, "InvoiceTaxNumber"), "Code"),
         "invoice_email": _attr(child(inv, "InvoiceAddress"), "Email"),
         "city_hall_id": _attr(child(inv, "CityHallInfo"), "Id"),
-        "birth_date": _attr(child(inv, "BirthDate"), "Date")}], key)
-    out["Phrases"] = _frame("Phrases", _read_phrases(tpa), key)
-    out["Awards"] = _frame("Awards", [{"provider": a.get("Provider"), "rating": _int(a.get("Rating"))}
-                                      for a in awards if a is not star], key)
-    return out
+        "birth_date": _attr(child(inv, "BirthDate"), "Date")}]
+    out["Phrases"] = _read_phrases(tpa)
+    out["Awards"] = [{"provider": a.get("Provider"), "rating": _int(a.get("Rating"))} for a in awards if a is not star]
+    return key, out
 
 
 def _read_contacts(hdc: etree._Element) -> list[dict]:
@@ -839,23 +845,24 @@ def parse_content_response(body: bytes) -> ContentAnswer:
                          envelope.ruid)
 
 
-def canonical(parts: Mapping[str, pd.DataFrame]) -> dict[str, pd.DataFrame]:
-    """The parts as a request carries them (built, then read back): what the journal keeps and compares."""
-    return parse_content(build_content(parts))
-
-
-def part_rows(frame: pd.DataFrame | None) -> list[dict[str, str | list[str]]]:
-    """A part's rows without key, provenance and blank cells (for comparing and showing)."""
-    if frame is None or frame.empty:
-        return []
-    cols = [c for c in frame.columns if c not in KEY_COLUMNS and c not in PROVENANCE and c != "empty_parts"]
+def part_rows(frame: pd.DataFrame | list[dict] | None) -> list[dict[str, str | list[str]]]:
+    """A part's rows (a frame, or dicts) without key, provenance and blank cells, values as text (for comparing,
+    showing and the journal)."""
+    skip = {*KEY_COLUMNS, *PROVENANCE, "empty_parts"}
     out = []
-    for r in frame[cols].to_dict("records"):
-        out.append({str(k): (str(_text(v)) if not isinstance(v, list) else [str(x) for x in v])
-                    for k, v in r.items() if not _missing(v) and not (isinstance(v, list) and not v)})
-    return [r for r in out if r]
+    for r in _records(frame):
+        row = {str(k): (str(_text(v)) if not isinstance(v, list) else [str(x) for x in v])
+               for k, v in r.items() if k not in skip and not _missing(v) and not (isinstance(v, list) and not v)}
+        if row:
+            out.append(row)
+    return out
+
+
+def canonical_rows(body: bytes) -> dict[str, list[dict[str, str | list[str]]]]:
+    """:func:`part_rows` of each part a request carries (what the journal keeps, the dry run compares)."""
+    return {part: part_rows(rows) for part, rows in read_content_rows(body)[1].items()}
 
 
 __all__ = ["BUILD_HOTEL", "ContentAnswer", "KEY_COLUMNS", "LIST_PARTS", "NEW", "OVERLAY", "PARTS", "PART_COLUMNS",
-           "PLATFORM_ATTRIBUTES", "PROVENANCE", "build_content", "canonical", "empty_part", "is_build_hotel",
-           "parse_content", "parse_content_response", "part_rows", "without_platform_extensions"]
+           "PLATFORM_ATTRIBUTES", "PROVENANCE", "build_content", "canonical_rows", "empty_part", "is_build_hotel",
+           "parse_content", "parse_content_response", "part_rows", "read_content_rows", "without_platform_extensions"]

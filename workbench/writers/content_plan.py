@@ -24,8 +24,7 @@ from workbench.ota.content_notif import (
     OVERLAY,
     PARTS,
     build_content,
-    parse_content,
-    part_rows,
+    canonical_rows,
 )
 from workbench.writers.journal import Journal
 
@@ -91,20 +90,19 @@ def describe(rows: list[dict] | None) -> str:
     return head + (items if len(items) <= SHOWN_CHARS else items[:SHOWN_CHARS - 1] + "…")
 
 
-def split_properties(parts: Mapping[str, pd.DataFrame]) -> dict[str, dict[str, pd.DataFrame]]:
-    """The part frames of each property (key ``property``), in the order the properties first appear."""
-    keys: dict[str, None] = {}
-    for p in PARTS:
-        frame = parts.get(p)
-        if frame is not None and len(frame):
-            keys.update(dict.fromkeys(str(k) for k in frame["property"].dropna()))
-    out: dict[str, dict[str, pd.DataFrame]] = {k: {} for k in keys}
+def split_properties(parts: Mapping[str, pd.DataFrame]) -> dict[str, dict[str, list[dict]]]:
+    """The rows (dicts) of each part of each property (key ``property``), properties in the order they first
+    appear. One ``to_dict`` per part: frames per property would cost pandas' overhead thousands of times."""
+    out: dict[str, dict[str, list[dict]]] = {}
     for p in PARTS:
         frame = parts.get(p)
         if frame is None or frame.empty:
             continue
-        for key, group in frame.groupby(frame["property"].astype("string"), sort=False):
-            out[str(key)][p] = group
+        for row in frame.to_dict("records"):
+            key = row.get("property")
+            if key is None or pd.isna(key):
+                continue
+            out.setdefault(str(key), {}).setdefault(p, []).append(row)
     return out
 
 
@@ -131,15 +129,15 @@ def plan_content(parts: Mapping[str, pd.DataFrame], *, journal: Journal | None =
     issues: list[dict] = []
     held: list[str] = []
     for key, own in split_properties(parts).items():
-        prop_frame = own.get("Property")
-        if prop_frame is None or prop_frame.empty:
-            first = next(iter(own.values())).iloc[0].to_dict()
+        prop_rows = own.get("Property")
+        if not prop_rows:
+            first = next(iter(own.values()))[0]
             issues.append(_issue(first, "HotelCode", key, "no_property_row",
                                  f"property `{key}` has rows on {', '.join(own)} but none on the Property sheet: add "
                                  "its Property row (HotelCode or ID, name, language, target)"))
             held.append(key)
             continue
-        prop = prop_frame.iloc[0].to_dict()
+        prop = prop_rows[0]
         hotel_code, custom_id = _int_or_none(prop.get("hotel_code")), _str_or_none(prop.get("custom_id"))
         notif_type = _str_or_none(prop.get("notif_type")) or (NEW if hotel_code is None else OVERLAY)
         note = ""
@@ -165,8 +163,9 @@ def plan_content(parts: Mapping[str, pd.DataFrame], *, journal: Journal | None =
             continue
         body = build_content(own, notif_type=notif_type, hotel_code=hotel_code, custom_id=custom_id,
                              timestamp=timestamp)
-        content = {p: part_rows(f) for p, f in parse_content(body).items()}
-        stated = {str(p).strip().casefold() for p in (prop.get("empty_parts") or [])}
+        content = canonical_rows(body)
+        empty = prop.get("empty_parts")
+        stated = {str(p).strip().casefold() for p in (empty if isinstance(empty, list) else [])}
         before = journal.accepted_content(target, hotel_code) if journal is not None and hotel_code else {}
         refused = []
         for part in PARTS:
