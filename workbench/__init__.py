@@ -60,6 +60,10 @@ _EXPORTS = {
     # property content (checking; pushing is workbench.flows.content_push)
     "check_content": "workbench.flows.content",
     "ContentCheck": "workbench.flows.content",
+    # property content (E4)
+    "preview_content": "workbench.flows.content_push",
+    "push_content": "workbench.flows.content_push",
+    "ContentPushResult": "workbench.flows.content_push",
     # property health
     "property_health": "workbench.flows.health",
     "PropertyHealth": "workbench.health",
@@ -98,15 +102,16 @@ _EXPORTS = {
 }
 
 __all__ = [
-    "BlockedByErrors", "CarSearch", "CnsClient", "CnsConfig", "ContentCheck", "DATA", "DeprecatedOperationWarning",
+    "BlockedByErrors", "CarSearch", "CnsClient", "CnsConfig", "ContentCheck", "ContentPushResult", "DATA",
+    "DeprecatedOperationWarning",
     "DryRun", "InputError", "LateDecision", "LoadError", "NotifyService", "OperationSunset",
     "PlatformReadError", "PlatformRooms", "PropertyHealth", "PushResult", "ROOT", "RatesCheck", "RatesPlan",
     "ReportContext",
     "RoomsCheck", "RoomsPushResult", "SAMPLES", "SearchParams", "SearchParamsError", "Secret", "Settings",
     "SettingsError", "TerminalError", "TransientError", "WorkbenchError", "affiliate_links", "check_content",
-    "check_rates", "check_rooms", "create_notify_app", "dry_run", "ensure_test_ca", "expand_payload", "fetch_registry",
-    "fetch_rooms", "notification", "notifications_frame", "plan_rates", "preview_rooms", "property_health",
-    "push_rates", "push_rooms",
+    "check_rates", "check_rooms", "create_notify_app", "dry_run", "ensure_test_ca", "expand_payload",
+    "fetch_registry", "fetch_rooms", "notification", "notifications_frame", "plan_rates", "preview_content",
+    "preview_rooms", "property_health", "push_content", "push_rates", "push_rooms",
     "read_notifications", "rooms_dry_run", "run_demand_sandbox", "run_sandbox", "search_cars",
     "serve_in_thread", "write_health_report", "write_letters", "write_push_report", "write_report",
     "write_plan_report", "write_rooms_workbook", "write_table",
@@ -128,6 +133,7 @@ if TYPE_CHECKING:  # for type checkers and editors; at run time names load lazil
         WorkbenchError,
     )
     from workbench.flows.content import ContentCheck, check_content
+    from workbench.flows.content_push import ContentPushResult, preview_content, push_content
     from workbench.flows.health import property_health
     from workbench.flows.plan import plan_rates
     from workbench.flows.rates import DryRun, RatesCheck, check_rates, dry_run, push_rates

@@ -83,6 +83,10 @@ class Settings:
     price_jump_share: float = 0.5
     price_outlier_factor: float = 10.0
     price_jumps_file: str = ""
+    # property content (E4): a BuildHotel answer is resent as it was, up to this many sends in all, waiting
+    # about backoff * 2**(n-1) seconds (capped at a minute) between them; then "contact support" with every ruid
+    build_hotel_attempts: int = 5
+    build_hotel_backoff_seconds: float = 5.0
     # notification endpoints (E6)
     notify_token_url: str = ""
     notify_url: str = ""

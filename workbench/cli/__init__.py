@@ -6,6 +6,7 @@ module             commands
 ``rates``          ``validate rates``, ``push rates``
 ``rooms``          ``validate rooms``, ``push rooms``, ``fetch rooms``
 ``content``        ``validate content``
+``content_push``   ``push content``
 ``sandbox``        ``sandbox serve``
 ``notify``         ``notify serve|credentials|keys|list|...|send``
 ``cars``           ``cars search|languages|suppliers|depots|link|sandbox``
@@ -29,6 +30,7 @@ from __future__ import annotations
 import typer
 
 from workbench.cli import content as _content  # noqa: F401 - registers `validate content`
+from workbench.cli import content_push as _content_push  # noqa: F401 - registers `push content`
 from workbench.cli.cars import app as cars_app
 from workbench.cli.demo import demo
 from workbench.cli.health import health

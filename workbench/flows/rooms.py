@@ -46,7 +46,7 @@ from workbench.flows.room_files import (
 from workbench.ota.descriptive_info import PlatformRooms
 from workbench.ota.inv_notif import NEW, parse_cross_refs
 from workbench.platform.rooms import fetch_rooms, open_client, read_rooms_of
-from workbench.transport.operations import DEPRECATIONS
+from workbench.transport.operations import deprecation_notice
 from workbench.writers.overlay import PlannedRequest, RoomsPlan, plan_rooms
 
 PUSH_ROWS = 10  # requests a push's summary lists
@@ -57,17 +57,10 @@ class DeprecatedOperationWarning(UserWarning):
     """OTA_HotelInvNotif is deprecated for the Home provider type (sunset 2026-12-31)."""
 
 
-def deprecation(settings: Settings, today: dt.date | None = None) -> str | None:
-    """The deprecation notice for this provider type, or None; raises :class:`OperationSunset` after."""
-    dep = DEPRECATIONS["OTA_HotelInvNotif"]
-    if not dep.applies_to(settings.provider_type):
-        return None
-    today = today or dt.date.today()
-    if today >= dep.sunset:
-        raise OperationSunset(f"OTA_HotelInvNotif was sunset on {dep.sunset:%Y-%m-%d} for the Home provider type "
-                              f"(spec, Versioning 5): use {dep.replacement}")
-    return (f"OTA_HotelInvNotif is deprecated for the Home provider type and is sunset on {dep.sunset:%Y-%m-%d} "
-            f"({(dep.sunset - today).days} days left): move to {dep.replacement}")
+def deprecation(settings: Settings, today: dt.date | None = None, *, now: dt.datetime | None = None) -> str | None:
+    """The deprecation notice for this provider type, or None; raises :class:`OperationSunset` from the
+    sunset on. The day is ``today``, else today in CET (:func:`workbench.transport.operations.cet_today`)."""
+    return deprecation_notice("OTA_HotelInvNotif", settings.provider_type, today, now=now)
 
 
 # --- checking a workbook ------------------------------------------------------------------------------

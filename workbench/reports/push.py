@@ -58,6 +58,7 @@ class _View:
     headline: str               # run id and the delta figures, or why nothing was sent
     nothing_sent: str = ""      # the reason, when nothing was sent
     extra: dict[str, str] = field(default_factory=dict)
+    labels: dict[str, str] = field(default_factory=dict)  # column titles a kind of push names its own way
 
     @property
     def flagged(self) -> pd.DataFrame:
@@ -104,13 +105,14 @@ def _view(result: object) -> _View:
     not_sent = _frame(getattr(result, "not_sent", None), ROW_COLUMNS)
     rows = pd.concat([f for f in (sent, not_sent) if len(f)], ignore_index=True) if len(sent) or len(not_sent) \
         else sent
-    headline = (f"Run {result.run_id}: {result.cells_changed:,} of {result.cells_total:,} prices changed "  # type: ignore
-                "since the last accepted push")
+    headline = getattr(result, "headline", None) or (
+        f"Run {result.run_id}: {result.cells_changed:,} of {result.cells_total:,} prices changed "  # type: ignore
+        "since the last accepted push")
     plan = getattr(result, "plan", None)
-    if plan is not None:  # the figures every push starts with
+    if plan is not None:  # the figures every push of rates starts with
         headline = f"{plan.headline()} · {headline}"
     return _View(_frame(requests, REQUEST_COLUMNS), rows, [Path(f) for f in getattr(result, "files", [])],
-                 str(getattr(result, "target", "")), headline)
+                 str(getattr(result, "target", "")), headline, labels=dict(getattr(result, "report_labels", {})))
 
 
 def _frame(frame: pd.DataFrame | None, columns: list[str]) -> pd.DataFrame:
@@ -169,7 +171,9 @@ def _html(view: _View) -> str:
              f"<div class='card err'><b>{bad}</b>requests refused or failed</div>"
              f"<div class='card warn'><b>{warn}</b>rows with warnings</div>"
              f"<div class='card err'><b>{not_sent}</b>rows not sent (errors)</div></div>",
-             "<h2>Requests</h2><table><thead><tr><th>Hotel</th><th>Month</th><th>Messages</th><th>Prices</th>"
+             "<h2>Requests</h2><table><thead><tr>" + "".join(
+                 f"<th>{e(view.labels.get(k, t))}</th>" for k, t in (("hotel", "Hotel"), ("month", "Month"),
+                                                                   ("messages", "Messages"), ("cells", "Prices"))) +
              "<th>Outcome</th><th>HTTP</th><th>Codes</th><th>What the platform said</th><th>ruid</th>"
              "<th>Attempts</th><th>Rows</th></tr></thead><tbody>"]
     for r in req.itertuples(index=False):

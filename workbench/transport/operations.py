@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass
+from zoneinfo import ZoneInfo
+
+from workbench.errors import OperationSunset
 
 GENERAL = "general"
 PCI = "pci"
@@ -71,25 +74,62 @@ SPEC_LIMITS: dict[str, int] = {
 }
 
 
+#: the platform's calendar (spec: Central European Time, with summer time): sunsets are CET days
+CET = ZoneInfo("Europe/Amsterdam")
+
+
+def cet_today(now: dt.datetime | None = None) -> dt.date:
+    """Today's date in CET, whatever the machine's time zone (``now`` without a zone is taken as UTC)."""
+    now = now or dt.datetime.now(dt.UTC)
+    return (now if now.tzinfo else now.replace(tzinfo=dt.UTC)).astimezone(CET).date()
+
+
 @dataclass(frozen=True)
 class Deprecation:
-    """An operation's deprecation (spec, Versioning): from ``sunset`` (CET) it is refused for the
-    provider types named (every account when ``provider_types`` is empty)."""
+    """An operation's deprecation (spec, Versioning ``versioning``): from ``sunset`` (a CET day) it is refused
+    for the provider types named (every account when ``provider_types`` is empty; ``audience`` names them)."""
 
+    operation: str
     sunset: dt.date
     replacement: str
     provider_types: frozenset[str] = frozenset()
+    audience: str = ""
+    versioning: int = 0
 
     def applies_to(self, provider_type: str | None) -> bool:
         return not self.provider_types or (provider_type or "").strip().casefold() in self.provider_types
 
+    def notice(self, provider_type: str | None = None, today: dt.date | None = None, *,
+               now: dt.datetime | None = None) -> str | None:
+        """The warning to give on a call before the sunset (None when it does not apply to this provider
+        type); raises :class:`~workbench.errors.OperationSunset` from the sunset on. The day is ``today``,
+        else the CET day of ``now`` (default: this moment), never the machine's local date."""
+        if not self.applies_to(provider_type):
+            return None
+        day = today if today is not None else cet_today(now)
+        whom = f" for {self.audience}" if self.audience else ""
+        if day >= self.sunset:
+            raise OperationSunset(f"{self.operation} was sunset on {self.sunset:%Y-%m-%d}{whom} (spec, Versioning "
+                                  f"{self.versioning}): use {self.replacement}")
+        left = (self.sunset - day).days
+        return (f"{self.operation} is deprecated{whom} and is sunset on {self.sunset:%Y-%m-%d} ({left} day"
+                f"{'s' if left != 1 else ''} left): move to {self.replacement}")
+
 
 #: The one place the sunsets are written; the client warns and refuses by them, the sandbox answers by them.
-DEPRECATIONS: dict[str, Deprecation] = {
-    "OTA_HotelInvNotif": Deprecation(dt.date(2026, 12, 31), "the modular Rooms and Facilities interfaces",
-                                     frozenset({"home"})),
-    "OTA_HotelDescriptiveContentNotif": Deprecation(dt.date(2026, 12, 31), "the Property and Contacts interfaces"),
-}
+DEPRECATIONS: dict[str, Deprecation] = {d.operation: d for d in (
+    Deprecation("OTA_HotelInvNotif", dt.date(2026, 12, 31), "the modular Rooms and Facilities interfaces",
+                frozenset({"home"}), "the Home provider type", versioning=5),
+    Deprecation("OTA_HotelDescriptiveContentNotif", dt.date(2026, 12, 31), "the Property and Contacts interfaces",
+                versioning=6),
+)}
+
+
+def deprecation_notice(name: str, provider_type: str | None = None, today: dt.date | None = None, *,
+                       now: dt.datetime | None = None) -> str | None:
+    """:meth:`Deprecation.notice` of operation ``name`` (None for an operation that is not deprecated)."""
+    dep = DEPRECATIONS.get(operation(name).name)
+    return dep.notice(provider_type, today, now=now) if dep is not None else None
 
 
 def operation(name_or_op: str | Operation) -> Operation:

@@ -10,7 +10,12 @@ Tables:
 - ``request_cells``: the cells each request carries, the ``LocatorID`` of the message carrying
   each, and the spreadsheet rows they came from (an ``Error@RecordID`` names that message);
 - ``accepted``: per target, the price the platform accepted for each cell (hotel, room, rate,
-  night, guests) and the request that set it.
+  night, guests) and the request that set it;
+- ``content_properties``: per target, the partner's custom ``ID`` of each property a content ``New``
+  was sent for, and the HotelCode the platform gave it (NULL while the answer was unclear: the New
+  may have created it), so a ``New`` is never sent twice for one custom ID;
+- ``content_accepted``: per target, property and content part, the last content the platform
+  accepted (the part's canonical rows as JSON), which an Overlay replaces.
 
 WAL mode, one transaction per step: a ``kill -9`` at any moment leaves a consistent journal.
 """
@@ -51,6 +56,12 @@ CREATE TABLE IF NOT EXISTS accepted (
     target TEXT NOT NULL, hotel_code INTEGER NOT NULL, inv_type_code TEXT NOT NULL, rate_plan_code TEXT NOT NULL,
     date TEXT NOT NULL, guests INTEGER NOT NULL, price TEXT NOT NULL, request_id INTEGER, ruid TEXT, at TEXT,
     PRIMARY KEY (target, hotel_code, inv_type_code, rate_plan_code, date, guests));
+CREATE TABLE IF NOT EXISTS content_properties (
+    target TEXT NOT NULL, custom_id TEXT NOT NULL, hotel_code INTEGER, status TEXT NOT NULL, ruid TEXT, at TEXT,
+    PRIMARY KEY (target, custom_id));
+CREATE TABLE IF NOT EXISTS content_accepted (
+    target TEXT NOT NULL, hotel_code INTEGER NOT NULL, part TEXT NOT NULL, content TEXT NOT NULL, ruid TEXT, at TEXT,
+    PRIMARY KEY (target, hotel_code, part));
 """
 #: :meth:`Journal.accepted_summary`: the room-rates are enumerated by seeking the next key of the primary
 #: key (a skip scan: one seek per room-rate, not one row per cell); each figure is then a seek or a
@@ -303,6 +314,44 @@ class Journal:
         if wanted is not None:
             frame = frame[frame["hotel_code"].isin(wanted)]
         return frame.astype(SUMMARY_COLUMNS).reset_index(drop=True)
+
+    # --- property content (E4) --------------------------------------------------------------------
+
+    def content_property(self, target: str, custom_id: str) -> tuple[str, int | None, str | None] | None:
+        """``(status, hotel_code, ruid)`` of the custom ID's ``New`` (``created`` with its HotelCode, or
+        ``unclear``: no clear answer, the property may exist), or None when no New was sent for it."""
+        row = self.db.execute("SELECT status, hotel_code, ruid FROM content_properties WHERE target=? AND custom_id=?",
+                              (target, custom_id)).fetchone()
+        return None if row is None else (str(row[0]), None if row[1] is None else int(row[1]), row[2])
+
+    def record_content_property(self, target: str, custom_id: str, hotel_code: int | None, ruid: str | None) -> None:
+        """The HotelCode a ``New`` got (``created``), or None: the answer was unclear (``unclear``)."""
+        status = "created" if hotel_code is not None else "unclear"
+        with self._tx() as db:
+            db.execute("INSERT INTO content_properties(target, custom_id, hotel_code, status, ruid, at) "
+                       "VALUES (?,?,?,?,?,?) ON CONFLICT (target, custom_id) DO UPDATE SET hotel_code="
+                       "excluded.hotel_code, status=excluded.status, ruid=excluded.ruid, at=excluded.at",
+                       (target, custom_id, hotel_code, status, ruid, _now()))
+
+    def content_properties(self, target: str) -> pd.DataFrame:
+        return pd.read_sql_query("SELECT custom_id, hotel_code, status, ruid, at FROM content_properties "
+                                 "WHERE target=? ORDER BY custom_id", self.db, params=(target,))
+
+    def accepted_content(self, target: str, hotel_code: int) -> dict[str, list[dict]]:
+        """The last accepted rows of each part sent for the property (parts never sent are absent)."""
+        rows = self.db.execute("SELECT part, content FROM content_accepted WHERE target=? AND hotel_code=?",
+                               (target, int(hotel_code))).fetchall()
+        return {str(part): json.loads(content) for part, content in rows}
+
+    def record_content(self, target: str, hotel_code: int, parts: dict[str, list[dict]], ruid: str | None) -> None:
+        """What an accepted request carried, part by part (an empty list: the part is now empty)."""
+        now = _now()
+        with self._tx() as db:
+            db.executemany("INSERT INTO content_accepted(target, hotel_code, part, content, ruid, at) VALUES "
+                           "(?,?,?,?,?,?) ON CONFLICT (target, hotel_code, part) DO UPDATE SET content="
+                           "excluded.content, ruid=excluded.ruid, at=excluded.at",
+                           [(target, int(hotel_code), part, json.dumps(rows, ensure_ascii=False),
+                             ruid, now) for part, rows in parts.items()])
 
     def requests(self, run_id: int | None = None) -> pd.DataFrame:
         sql = ("SELECT request_id, run_id, hotel_code, month, messages, cells, status, http_status, ruid, attempts, "

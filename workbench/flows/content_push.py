@@ -1,0 +1,364 @@
+"""Property content from a checked workbook to the platform: dry run, push, HotelCodes filled back.
+
+>>> from workbench import check_content, preview_content, push_content
+>>> check = check_content("content.xlsx")                     # load + the spec's E4 rules
+>>> plan = preview_content(check, settings)                   # per property: parts before -> after
+>>> result = push_content(check, settings, fill=True)         # New / Overlay, BuildHotel resent
+
+One request per property (``workbench.writers.content_plan``): an Overlay that would drop a part the
+platform accepted before is refused unless the part is stated empty (``EmptyParts``) or
+``replace=True``; a ``New`` is never sent twice for one custom ID (the journal keeps custom ID ->
+HotelCode). ``BuildHotel`` answers are resent up to ``Settings.build_hotel_attempts`` times, then
+reported with every ruid (``workbench.writers.content_push``). The operation is deprecated: every push
+warns until 2026-12-31 and is refused from that day (CET; spec, Versioning 6).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import time
+import warnings
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import ClassVar, Protocol
+
+import pandas as pd
+
+from workbench.config import Settings
+from workbench.display import OUTCOME_TONES, Summary, Table
+from workbench.errors import BlockedByErrors
+from workbench.flows.rooms import DeprecatedOperationWarning
+from workbench.ota.content_notif import PARTS
+from workbench.platform.rooms import open_client
+from workbench.transport.operations import deprecation_notice
+from workbench.writers.content_plan import ContentPlan, plan_content
+from workbench.writers.content_push import (
+    OPERATION,
+    RESULT_COLUMNS,
+    BuildHotelResend,
+    results_frame,
+    send_content,
+)
+from workbench.writers.journal import DEFAULT_JOURNAL, Journal
+
+PathLike = str | Path
+SHOWN = 10  # properties a summary lists
+NOT_SENT = "not sent"
+CREATED_COLUMNS = ["custom_id", "hotel_code", "ruid"]
+#: what the push report calls the columns it shares with rates (property, type, parts, rows)
+REPORT_LABELS = {"hotel": "Property", "month": "Type", "messages": "Parts", "cells": "Rows"}
+
+
+class ContentCheckLike(Protocol):
+    """What a push needs of ``workbench.flows.content.ContentCheck``."""
+
+    parts: dict[str, pd.DataFrame]
+    issues: pd.DataFrame
+    files: list[Path]
+
+
+def _errors(check: ContentCheckLike) -> pd.DataFrame:
+    return check.issues[check.issues["severity"] == "error"]
+
+
+def _journal(path: PathLike | Journal | None, *, create: bool) -> tuple[Journal | None, bool]:
+    if path is None or isinstance(path, Journal):
+        return path, False
+    if not create and not Path(path).is_file():
+        return None, False
+    return Journal(path), True
+
+
+def preview_content(check: ContentCheckLike, settings: Settings | None = None, *,
+                    journal: PathLike | Journal | None = DEFAULT_JOURNAL, replace: bool = False,
+                    timestamp: dt.datetime | None = None) -> ContentPlan:
+    """The dry run: the request of each property, and per property which parts change (``plan.parts``:
+    before -> after, against the content the journal says the platform (``settings.base_url``) accepted)."""
+    j, own = _journal(journal, create=False)
+    try:
+        return plan_content(check.parts, journal=j, target=settings.base_url if settings else "", replace=replace,
+                            timestamp=timestamp)
+    finally:
+        if own and j is not None:
+            j.close()
+
+
+def write_content_dry_run(plan: ContentPlan, directory: PathLike) -> pd.DataFrame:
+    """Each request (``NNN-<property>-<new|overlay>.xml``), ``manifest.csv``, ``parts.csv`` (before -> after)
+    and ``issues.csv`` (what holds a property back) into ``directory``; returns the manifest."""
+    out = Path(directory)
+    out.mkdir(parents=True, exist_ok=True)
+    for old in out.glob("*.xml"):
+        old.unlink()
+    names = []
+    for n, req in enumerate(plan.requests, start=1):
+        safe = "".join(c if c.isalnum() or c in "-_" else "_" for c in req.key)
+        name = f"{n:03d}-{safe}-{req.notif_type.lower()}.xml"
+        (out / name).write_bytes(req.body)
+        names.append(name)
+    manifest = plan.manifest()
+    manifest.insert(0, "file", names)
+    manifest.to_csv(out / "manifest.csv", index=False)
+    plan.parts.to_csv(out / "parts.csv", index=False)
+    plan.issues.to_csv(out / "issues.csv", index=False)
+    return manifest
+
+
+@dataclass(repr=False)
+class ContentPushResult:
+    """A content push: one row per property in ``results`` (outcome, HotelCode, message, ruids, the Property
+    row it came from), ``created`` (custom ID -> HotelCode), and the ``plan`` it followed."""
+
+    plan: ContentPlan
+    results: pd.DataFrame
+    created: pd.DataFrame
+    files: list[Path] = field(default_factory=list)
+    target: str = ""
+    notice: str | None = None
+    filled: list[Path] = field(default_factory=list)
+    dry_run: Path | None = None
+    part_rows: pd.DataFrame = field(default_factory=pd.DataFrame)  # source, sheet, row, property of every row
+    title: ClassVar[str] = "Content push"
+    report_labels: ClassVar[dict[str, str]] = REPORT_LABELS
+
+    @property
+    def ok(self) -> bool:
+        """Every property applied (for a dry run: none held back)."""
+        return self.plan.ok and bool((self.results["outcome"] == "success").all())
+
+    def summary(self) -> str:
+        if self.dry_run is not None:
+            return (f"dry run: {len(self.plan.requests)} request(s) written to {self.dry_run}, "
+                    f"{len(self.plan.held)} propert{'y' if len(self.plan.held) == 1 else 'ies'} held back")
+        counts = self.results["outcome"].value_counts().to_dict()
+        text = ", ".join(f"{n} {k}" for k, n in counts.items()) or "nothing to send"
+        return f"{len(self.results)} propert{'y' if len(self.results) == 1 else 'ies'}: {text}; " \
+               f"{len(self.created)} created"
+
+    def __repr__(self) -> str:
+        return f"<ContentPushResult: {self.summary()}>"
+
+    def _repr_html_(self) -> str:
+        counts = self.results["outcome"].value_counts().to_dict()
+        bad = len(self.results) - counts.get("success", 0)
+        facts = [(f"{n:,}", str(k)) for k, n in counts.items()] + [(f"{len(self.created):,}", "created")]
+        order = (self.results["outcome"] == "success").to_numpy().argsort(kind="stable")
+        shown = self.results.iloc[order].head(SHOWN)
+        cols = ["property", "hotel_code", "notif_type", "outcome", "attempts", "message", "ruids", "sheet", "row"]
+        note = f"{len(shown)} of {len(self.results):,} shown; all of them: `.results`" if len(shown) < len(
+            self.results) else ""
+        tables = [Table("Properties", shown[cols], note=note, wide=("message",), tone_column="outcome",
+                        tones=OUTCOME_TONES)] if len(shown) else []
+        changed = self.plan.parts[self.plan.parts["change"] != "unchanged"]
+        if len(changed):
+            tables.append(Table("Parts that change (before -> after)", changed.head(SHOWN)[
+                ["property", "part", "change", "before", "after"]], wide=("before", "after"),
+                note="all of them: `.plan.parts`" if len(changed) > SHOWN else ""))
+        if self.notice:
+            tables.insert(0, Table(self.notice, pd.DataFrame()))
+        verdict = (self.summary() if self.dry_run is not None else "nothing to send" if self.results.empty else
+                   "every property applied" if bad == 0 else f"{bad:,} propert{'y' if bad == 1 else 'ies'} not applied")
+        return Summary(self.title, verdict, "ok" if bad == 0 else "error", facts, tables).html()
+
+    # --- what the push report shows (workbench.reports.push) ------------------------------------------
+
+    @property
+    def headline(self) -> str:
+        return f"{self.summary()} (OTA_HotelDescriptiveContentNotif, one request per property)"
+
+    @property
+    def requests(self) -> pd.DataFrame:
+        r = self.results
+        counts = self.part_rows.groupby("property").size() if len(self.part_rows) else pd.Series(dtype="int64")
+        return pd.DataFrame({
+            "request_id": range(1, len(r) + 1), "hotel": r["property"], "month": r["notif_type"],
+            "messages": r["parts"].map(lambda p: len([x for x in str(p).split("; ") if x])),
+            "cells": r["property"].map(lambda p: int(counts.get(p, 0))), "outcome": r["outcome"],
+            "http_status": r["http_status"], "codes": "", "texts": r["message"].fillna("") + r["warnings"].map(
+                lambda w: f" (warnings: {w})" if isinstance(w, str) and w else ""),
+            "ruid": r["ruids"], "attempts": r["attempts"], "error": "",
+            "source_rows": [f"{s} {sh} row {rw}" if isinstance(sh, str) else "" for s, sh, rw in
+                            zip(r["source"], r["sheet"], r["row"], strict=True)]})
+
+    @property
+    def rows(self) -> pd.DataFrame:
+        """Every spreadsheet row of each property with its property's outcome: the ones of a property
+        not applied are errors, the Property row of one applied with warnings a warning."""
+        if self.results.empty or self.part_rows.empty:
+            return pd.DataFrame(columns=_ROW_COLUMNS)
+        by = self.results.assign(request_id=range(1, len(self.results) + 1)).set_index("property")
+        rows = self.part_rows[self.part_rows["property"].isin(by.index)]
+        res = by.loc[rows["property"]].reset_index()
+        ok = (res["outcome"] == "success").to_numpy()
+        warned = ok & res["warnings"].fillna("").astype(bool).to_numpy() & (rows["sheet"] == "Property").to_numpy()
+        return pd.DataFrame({
+            "source": rows["source"].to_numpy(), "sheet": rows["sheet"].to_numpy(), "row": rows["row"].to_numpy(),
+            "column": "", "request_id": res["request_id"].to_numpy(), "hotel": res["property"].to_numpy(),
+            "month": res["notif_type"].to_numpy(), "nights": pd.NA, "outcome": res["outcome"].to_numpy(),
+            "severity": ["ok" if o and not w else "warning" if o else "error" for o, w in zip(ok, warned, strict=True)],
+            "codes": "", "message": [m if not o or w else "" for m, o, w in zip(
+                res["message"].fillna("") + res["warnings"].fillna("").map(lambda w: f" {w}" if w else ""), ok, warned,
+                strict=True)],
+            "ruid": res["ruids"].to_numpy()})
+
+    @property
+    def not_sent(self) -> pd.DataFrame:
+        """The rows of the properties held back (their Property row carries why)."""
+        issues = self.plan.issues
+        if issues.empty:
+            return pd.DataFrame(columns=_ROW_COLUMNS)
+        return pd.DataFrame({"source": issues["source"], "sheet": issues["sheet"], "row": issues["row"],
+                             "column": issues["column"], "request_id": pd.NA, "hotel": "", "month": "",
+                             "nights": pd.NA, "outcome": "not sent (errors)", "severity": "error",
+                             "codes": issues["rule"], "message": issues["message"], "ruid": ""})
+
+
+_ROW_COLUMNS = ["source", "sheet", "row", "column", "request_id", "hotel", "month", "nights", "outcome", "severity",
+                "codes", "message", "ruid"]
+
+
+def _part_rows(check: ContentCheckLike) -> pd.DataFrame:
+    frames = [check.parts[p][["property", "source", "sheet", "row"]] for p in PARTS
+              if p in check.parts and len(check.parts[p])]
+    return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=["property", "source", "sheet",
+                                                                                     "row"])
+
+
+def push_content(check: ContentCheckLike, settings: Settings, *, replace: bool = False, fill: bool = False,
+                 journal: PathLike | Journal = DEFAULT_JOURNAL, dry_run: PathLike | None = None,
+                 today: dt.date | None = None, now: dt.datetime | None = None, client: object | None = None,
+                 sleep: Callable[[float], object] = time.sleep) -> ContentPushResult:
+    """Send each property's content (see the module docstring); with ``dry_run`` write the requests into
+    that folder instead. ``fill`` writes the HotelCodes of new properties into the workbook(s).
+    Raises :class:`BlockedByErrors` when the check found errors, :class:`OperationSunset` from 2026-12-31 (CET)."""
+    notice = deprecation_notice(OPERATION, settings.provider_type, today, now=now) if dry_run is None else None
+    if notice:
+        warnings.warn(notice, DeprecatedOperationWarning, stacklevel=2)
+    errors = _errors(check)
+    if len(errors):
+        raise BlockedByErrors(f"{len(errors)} error(s) in the workbook block the push: fix them first "
+                              "(`workbench validate content`)", errors)
+    j, own = _journal(journal, create=dry_run is None)
+    target = settings.base_url
+    try:
+        plan = plan_content(check.parts, journal=j, target=target, replace=replace)
+        if dry_run is not None:
+            write_content_dry_run(plan, dry_run)
+            return ContentPushResult(plan, results_frame([]), pd.DataFrame(columns=CREATED_COLUMNS),
+                                     list(check.files), target, None, dry_run=Path(dry_run),
+                                     part_rows=_part_rows(check))
+        resend = BuildHotelResend(settings.build_hotel_attempts, settings.build_hotel_backoff_seconds)
+        rows: list[dict[str, object]] = []
+        c, own_client = open_client(settings, client)
+        try:
+            stop: str | None = None
+            for req in plan.requests:
+                if stop is not None:
+                    rows.append({**_unsent(req), "message": f"not sent: {stop}"})
+                    continue
+                rows.append(send_content(c, req, resend=resend, journal=j, target=target, sleep=sleep))
+                if rows[-1]["outcome"] != "success" and _settings_problem(rows[-1]):
+                    stop = f"an earlier request failed in a way every request would ({rows[-1]['message']})"
+        finally:
+            if own_client:
+                c.close()
+    finally:
+        if own and j is not None:
+            j.close()
+    rows += _held_rows(plan)
+    results = results_frame(rows)
+    created = results[(results["notif_type"] == "New") & (results["outcome"] == "success")
+                      & results["custom_id"].notna()]
+    created = pd.DataFrame({"custom_id": created["custom_id"], "hotel_code": created["hotel_code"],
+                            "ruid": created["ruids"].str.split("; ").str[-1]}, columns=CREATED_COLUMNS)
+    created = pd.concat([created, _redirected(plan)], ignore_index=True) if len(_redirected(plan)) else created
+    result = ContentPushResult(plan, results, created.reset_index(drop=True), list(check.files), target, notice,
+                               part_rows=_part_rows(check))
+    if fill and len(result.created):
+        result.filled = fill_hotel_codes(check, result.created)
+    return result
+
+
+def _unsent(req) -> dict[str, object]:  # noqa: ANN001 - a ContentRequest
+    return {"property": req.key, "hotel_code": req.hotel_code, "custom_id": req.custom_id,
+            "notif_type": req.notif_type, "parts": "; ".join(req.parts), "outcome": "failed", "attempts": 0,
+            "warnings": "", "ruid": None, "ruids": "", "http_status": None, "source": req.source, "sheet": req.sheet,
+            "row": req.row}
+
+
+def _held_rows(plan: ContentPlan) -> list[dict[str, object]]:
+    """A row per property held back by the plan (refused Overlay, unclear New, ...), its message traced to the row."""
+    out = []
+    for r, key in zip(plan.issues.itertuples(index=False), plan.held, strict=True):
+        out.append({"property": key, "hotel_code": int(key) if key.isdigit() else None, "custom_id": None,
+                    "notif_type": "", "parts": "", "outcome": NOT_SENT, "attempts": 0, "warnings": "", "ruid": None,
+                    "ruids": "", "http_status": None, "source": r.source, "sheet": r.sheet, "row": r.row,
+                    "message": r.message})
+    return out
+
+
+def _settings_problem(row: dict[str, object]) -> bool:
+    """401/403/407/415/421/501 or TLS: every other request would fail the same way."""
+    return row.get("http_status") in (401, 403, 407, 415, 421, 501) or "TLS failed" in str(row.get("message"))
+
+
+def _redirected(plan: ContentPlan) -> pd.DataFrame:
+    """Properties created by an earlier push whose sheet still has only their custom ID (to fill in too)."""
+    rows = [{"custom_id": r.custom_id, "hotel_code": r.hotel_code, "ruid": None} for r in plan.requests
+            if r.note and r.custom_id and r.hotel_code is not None]
+    return pd.DataFrame(rows, columns=CREATED_COLUMNS)
+
+
+def fill_hotel_codes(check: ContentCheckLike, created: pd.DataFrame,
+                     files: Sequence[PathLike] | None = None) -> list[Path]:
+    """Write each new property's HotelCode into the rows that name it by its custom ID only, on every part
+    sheet of the analyst's .xlsx workbook(s), in place (as RoomID -> InvCode for room types); a sheet
+    without a HotelCode column gets one. Returns the workbooks written."""
+    from openpyxl import load_workbook
+
+    codes = {str(c): int(h) for c, h in zip(created["custom_id"], created["hotel_code"], strict=True)
+             if pd.notna(c) and pd.notna(h)}
+    paths = [Path(f) for f in (files if files is not None else check.files) if Path(f).suffix.lower() in (".xlsx",
+                                                                                                           ".xlsm")]
+    written = []
+    for path in paths:
+        wb = load_workbook(path)
+        changed = False
+        for part in PARTS:
+            frame = check.parts.get(part)
+            if frame is None or frame.empty:
+                continue
+            headers = frame.attrs.get("headers", {})
+            todo = frame[frame["hotel_code"].isna() & frame["custom_id"].isin(list(codes))
+                         & frame["source"].isin([path.name, str(path)])]
+            for r in todo.itertuples(index=False):
+                if r.sheet not in wb.sheetnames:
+                    continue
+                ws = wb[r.sheet]
+                header = headers.get((r.source, r.sheet), {}).get("hotel_code")
+                ws.cell(row=int(r.row), column=_hotel_code_column(ws, header, int(r.row)),
+                        value=codes[str(r.custom_id)])
+                changed = True
+        if changed:
+            wb.save(path)
+            written.append(path)
+    return written
+
+
+def _hotel_code_column(ws, header: str | None, data_row: int) -> int:  # noqa: ANN001 - an openpyxl sheet
+    """The column of ``header`` (or ``HotelCode``) above ``data_row``; a new ``HotelCode`` column if none."""
+    rows = list(ws.iter_rows(min_row=1, max_row=max(1, data_row - 1)))
+    for name in (header, "HotelCode"):
+        for row in rows:
+            for cell in row:
+                if name is not None and cell.value is not None and str(cell.value).strip() == name:
+                    return int(cell.column)
+    first = next(r for r in ws.iter_rows(min_row=1, max_row=data_row) if any(c.value is not None for c in r))
+    col = int(ws.max_column) + 1
+    ws.cell(row=first[0].row, column=col, value="HotelCode")
+    return col
+
+
+__all__ = ["CREATED_COLUMNS", "ContentCheckLike", "ContentPushResult", "RESULT_COLUMNS", "fill_hotel_codes",
+           "preview_content", "push_content", "write_content_dry_run"]
