@@ -1,0 +1,73 @@
+"""Files of a cluster run, addressed by fsspec URLs: a local path, ``file://``, ``s3://``, ``gs://``...
+
+Every worker and the client open the same URLs, so on a real cluster the folders are on shared or
+object storage; on one machine a local path works.
+"""
+
+from __future__ import annotations
+
+import io
+import posixpath
+
+import fsspec
+import pandas as pd
+from fsspec import AbstractFileSystem
+
+
+def filesystem(url: str) -> tuple[AbstractFileSystem, str]:
+    """The filesystem of ``url`` and the path in it."""
+    fs, path = fsspec.core.url_to_fs(str(url))
+    return fs, path
+
+
+def join(url: str, *parts: str) -> str:
+    """``url`` with ``parts`` appended (``s3://b/out`` + ``issues`` -> ``s3://b/out/issues``)."""
+    return posixpath.join(str(url).rstrip("/"), *parts)
+
+
+def write_bytes(url: str, data: bytes) -> None:
+    fs, path = filesystem(url)
+    fs.makedirs(posixpath.dirname(path) or ".", exist_ok=True)
+    with fs.open(path, "wb") as f:
+        f.write(data)
+
+
+def write_parquet(frame: pd.DataFrame, url: str) -> None:
+    buffer = io.BytesIO()
+    frame.to_parquet(buffer, index=False)
+    write_bytes(url, buffer.getvalue())
+
+
+def read_parquet_parts(url: str) -> pd.DataFrame | None:
+    """The ``part-*.parquet`` files under ``url`` in name order, as one frame (``None``: there are none)."""
+    fs, path = filesystem(url)
+    if not fs.isdir(path):
+        return None
+    names = sorted(p for p in fs.ls(path, detail=False) if posixpath.basename(p).startswith("part-"))
+    frames = []
+    for name in names:
+        with fs.open(name, "rb") as f:
+            frames.append(pd.read_parquet(f))
+    return pd.concat(frames, ignore_index=True) if frames else None
+
+
+def clear(url: str, pattern: str) -> None:
+    """Remove the files of folder ``url`` matching ``pattern`` (``*.xml``), and nothing else."""
+    fs, path = filesystem(url)
+    if fs.isdir(path):
+        old = fs.glob(posixpath.join(path, pattern))
+        if old:
+            fs.rm(old)
+
+
+def remove_tree(url: str) -> None:
+    fs, path = filesystem(url)
+    if fs.exists(path):
+        fs.rm(path, recursive=True)
+
+
+def remove(urls: list[str]) -> None:
+    if not urls:
+        return
+    fs, _ = filesystem(urls[0])
+    fs.rm([filesystem(u)[1] for u in urls])
