@@ -4,14 +4,15 @@
         run = dry_run_on(client, ["s3://bucket/rates/"], "s3://bucket/out/", as_of="2026-12-01")
     run.manifest, run.errors, run.issues
 
-Outputs (fsspec URLs): ``OUT/<hotel>-<YYYY-MM>.xml`` per request and ``OUT/manifest.csv`` as a
-one-process dry run writes them, ``OUT/issues/part-NNNNN.parquet`` per partition, and for a delta
+Outputs (fsspec URLs): ``OUT/<hotel>-<YYYY-MM>.xml`` per request, ``OUT/manifest.csv`` and
+``OUT/cells.parquet`` (the prices each request carries) as a one-process dry run writes them, ``OUT/issues/part-NNNNN.parquet`` per partition, and for a delta
 ``OUT/accepted.parquet`` (the journal's snapshot the workers read).
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import json
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -27,13 +28,15 @@ from loaders.issues import combine
 from workbench.flows.rates import manifest_of
 from workbench.scale.parquet import is_parquet, parquet_files, scan_hotels
 from workbench.scale.partitions import DEFAULT_SIZE, frame_partitions, parquet_partitions
-from workbench.scale.pipeline import Job, Partition, PartResult, first_issues, run_partition
-from workbench.scale.storage import clear, join, remove, remove_tree, write_bytes
+from workbench.scale.pipeline import CELL_PARTS, Job, Partition, PartResult, first_issues, run_partition
+from workbench.scale.storage import clear, concat_parquet, join, remove, remove_tree, write_bytes
 from workbench.writers.snapshot import export_accepted
 
 if TYPE_CHECKING:
     from distributed import Client
 
+CELLS = "cells.parquet"  # the prices each request carries, for ``push requests DIR`` (and the journal)
+HEADERS_KEY = b"workbench.headers"  # the sheets' header names in cells.parquet's metadata
 #: up to this many issues the client gathers them all (reports for people can be written)
 REPORT_ISSUES = 100_000
 
@@ -197,7 +200,8 @@ def dry_run_on(client: Client, sources: Iterable[str | Path], out: str | Path, *
     out = str(out)
     parts = partitions(client, list(sources), size, **read)  # type: ignore[arg-type]
     clear(out, "*.xml")
-    remove_tree(join(out, "issues"))
+    for old in ("issues", CELL_PARTS, CELLS):
+        remove_tree(join(out, old))
     snapshot, accepted = None, 0
     if journal is not None and target:
         snapshot = join(out, "accepted.parquet")
@@ -210,6 +214,9 @@ def dry_run_on(client: Client, sources: Iterable[str | Path], out: str | Path, *
     if done.blocked:
         remove([join(out, f) for r in results for f in r.manifest["file"]])
         return done
+    headers = [[s, h, dict(v)] for r in results for (s, h), v in r.headers.items()]
+    concat_parquet(join(out, CELL_PARTS), join(out, CELLS), {HEADERS_KEY: json.dumps(headers).encode("utf-8")})
+    remove_tree(join(out, CELL_PARTS))
     manifests = [r.manifest for r in results if len(r.manifest)]
     if manifests:
         done.manifest = pd.concat(manifests, ignore_index=True).sort_values(["hotel", "month"], kind="stable") \

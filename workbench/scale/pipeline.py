@@ -6,7 +6,8 @@ platform looks at one hotel at a time (a price, a night, a room-rate, a cell, a 
 issues and requests of a partition are exactly the single-process ones of its hotels.
 
 What a partition writes (``NNNNN`` its number): ``ISSUES/part-NNNNN.parquet`` and, for a dry
-run, ``OUT/<hotel>-<YYYY-MM>.xml`` per request; it returns a small :class:`PartResult`.
+run, ``OUT/<hotel>-<YYYY-MM>.xml`` per request and ``OUT/cells/part-NNNNN.parquet`` (the prices
+they carry); it returns a small :class:`PartResult`.
 """
 
 from __future__ import annotations
@@ -23,10 +24,16 @@ from loaders.issues import empty_issues
 from workbench.flows.rates import RatesCheck, manifest_of
 from workbench.scale.parquet import FileSlice, concat_loaded, read_slice
 from workbench.scale.storage import join, write_bytes, write_parquet
-from workbench.writers.batches import plan_requests
+from workbench.writers.batches import RateRequest, cell_locators, iter_requests
+from workbench.writers.compress import compress
 from workbench.writers.deltas import cell_keys, changed_against
 from workbench.writers.snapshot import read_accepted
 
+#: what ``cells.parquet`` keeps of each price (as ``workbench.writers.request_folder`` writes it)
+CELL_COLUMNS = ["hotel_code", "inv_type_code", "rate_plan_code", "date", "number_of_guests", "amount_type",
+                "amount_minor", "amount_scale", "decimal_places", "currency_code", "source", "sheet", "row",
+                "amount_column"]
+CELL_PARTS = "cells"  # OUT/cells/part-NNNNN.parquet, joined into OUT/cells.parquet at the end
 #: a partition sends its issues back to the client when it has at most this many (else only the
 #: first ones and the counts: the rest are in its Parquet part)
 RETURN_ISSUES = 20_000
@@ -78,6 +85,7 @@ class PartResult:
     repeated_rows: int = 0
     valid_rows: int = 0              # rows a push would consider (before the delta)
     peak_rss: int = 0                # bytes, the worker process's peak so far
+    headers: dict = field(default_factory=dict)  # the sheets' header names, per (source, sheet)
 
 
 def run_partition(part: Partition, job: Job) -> PartResult:
@@ -91,7 +99,7 @@ def run_partition(part: Partition, job: Job) -> PartResult:
     complete = len(issues) <= RETURN_ISSUES
     shown = issues if complete else first_issues(issues, RETURN_ISSUES)
     result = PartResult(part.number, len(frame), errors, int((issues["severity"] == "warning").sum()), shown,
-                        complete, check.not_checked())
+                        complete, check.not_checked(), headers=frame.attrs.get("headers", {}))
     if job.out is not None and (errors == 0 or job.skip_invalid):
         invalid = check.invalid_mask()
         valid = frame[~(invalid | check.repeat_mask())]
@@ -99,12 +107,30 @@ def run_partition(part: Partition, job: Job) -> PartResult:
         result.repeated_rows = int(check.repeat_mask().sum())
         if job.accepted is not None and len(valid):
             valid = valid[changed(valid, job.accepted)]
-        requests = plan_requests(valid, timestamp=job.timestamp, spelling=job.spelling)
+        requests, cells = build(valid, job)
         for r in requests:
             write_bytes(join(job.out, f"{r.key}.xml"), r.body)
+        if len(cells):
+            write_parquet(cells, join(job.out, CELL_PARTS, f"part-{part.number:05d}.parquet"))
         result.manifest, result.built = manifest_of(requests), True
     result.peak_rss = peak_rss()
     return result
+
+
+def build(valid: pd.DataFrame, job: Job) -> tuple[list[RateRequest], pd.DataFrame]:
+    """The requests for ``valid`` and the cells they carry (:data:`CELL_COLUMNS` + ``file, month,
+    locator``: what a dry-run folder's ``cells.parquet`` holds for ``push requests DIR``)."""
+    if valid.empty:
+        return [], pd.DataFrame(columns=[*CELL_COLUMNS, "file", "month", "locator"])
+    f = valid.reset_index(drop=True)
+    compressed = compress(f)
+    requests = list(iter_requests(compressed, timestamp=job.timestamp, spelling=job.spelling))
+    cells = f[CELL_COLUMNS].copy()
+    cells.attrs = {}  # the headers go into cells.parquet's metadata once, from the client
+    cells["month"] = compressed.cells["month"].to_numpy()
+    cells["locator"] = cell_locators(compressed)
+    cells["file"] = f["hotel_code"].astype("int64").astype(str).to_numpy() + "-" + cells["month"].astype(str) + ".xml"
+    return requests, cells.astype({"month": "string", "file": "string", "locator": "int64"})
 
 
 def changed(valid: pd.DataFrame, snapshot: str) -> np.ndarray:

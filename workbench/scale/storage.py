@@ -71,3 +71,32 @@ def remove(urls: list[str]) -> None:
         return
     fs, _ = filesystem(urls[0])
     fs.rm([filesystem(u)[1] for u in urls])
+
+
+def concat_parquet(parts: str, url: str, metadata: dict[bytes, bytes] | None = None) -> int:
+    """The ``part-*.parquet`` files under ``parts`` written as one file ``url`` (one part in memory at a
+    time), with ``metadata`` in its schema; the rows written (0: no parts, and no file)."""
+    import pyarrow.parquet as pq
+
+    fs, path = filesystem(parts)
+    names = sorted(p for p in fs.ls(path, detail=False) if posixpath.basename(p).startswith("part-")) \
+        if fs.isdir(path) else []
+    if not names:
+        return 0
+    out_fs, out_path = filesystem(url)
+    rows = 0
+    writer = None
+    with out_fs.open(out_path, "wb") as out:
+        try:
+            for name in names:
+                with fs.open(name, "rb") as f:
+                    table = pq.read_table(f)
+                if writer is None:
+                    schema = table.schema.with_metadata({**(table.schema.metadata or {}), **(metadata or {})})
+                    writer = pq.ParquetWriter(out, schema)
+                writer.write_table(table.cast(writer.schema))
+                rows += table.num_rows
+        finally:
+            if writer is not None:
+                writer.close()
+    return rows

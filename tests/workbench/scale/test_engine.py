@@ -111,3 +111,45 @@ def test_a_partition_reads_only_its_hotels_row_groups(tmp_path: Path) -> None:
     wanted = np.flatnonzero(table["HotelCode"].to_numpy() == hotel) + 2
     assert set(frame["hotel_code"]) == {hotel}
     assert set(frame["row"]) <= set(wanted) and frame["source"].eq("sorted.parquet").all()
+
+
+def test_a_delta_dry_run_builds_only_the_cells_the_journal_has_not_accepted(client, tmp_path: Path) -> None:
+    """December accepted (through the journal as a push records it), then one December price changed:
+    the cluster builds January and February and that one night, from the journal's Parquet snapshot."""
+    from workbench.writers.batches import plan_requests
+    from workbench.writers.journal import Journal
+    from workbench.writers.push import plan
+
+    target = "https://platform.example"
+    table = random_rates(9, hotels=4)
+    table.to_csv(tmp_path / "before.csv", index=False)
+    valid = check_rates([tmp_path / "before.csv"], as_of=AS_OF).valid_frame().reset_index(drop=True)
+    december = valid[valid["date"] < "2027-01-01"].reset_index(drop=True)
+    with Journal(tmp_path / "journal.sqlite") as j:
+        run_id = j.start_run(target)
+        requests, cells = plan(december)
+        for rid in j.add_requests(run_id, target, requests, cells):
+            j.record_result(rid, target, status="success", http_status=200, ruid="r", attempts=1, errors=[],
+                            warnings=[], error=None)
+    changed_row = int(np.flatnonzero(pd.to_datetime(table["Date"]) < "2027-01-01")[40])
+    table.loc[changed_row, "AmountAfterTax"] = "333.33"
+    table.to_csv(tmp_path / "after.csv", index=False)
+
+    run = dry_run_on(client, [tmp_path / "after.csv"], tmp_path / "dask", as_of=AS_OF, skip_invalid=True, size=2,
+                     journal=tmp_path / "journal.sqlite", target=target, progress=False)
+    after = check_rates([tmp_path / "after.csv"], as_of=AS_OF).valid_frame()
+    wanted = after[(after["date"] >= "2027-01-01") | (after["amount"] == 333.33)]
+    assert run.accepted_cells == len(december) and run.cells == len(wanted) < len(after)
+    expected = {f"{r.key}.xml": r.body for r in plan_requests(wanted)}
+    assert (wanted["date"] < "2027-01-01").sum() == 1
+    same_requests_as(tmp_path / "dask", expected)
+    cells = pd.read_parquet(tmp_path / "dask" / "cells.parquet")
+    assert len(cells) == run.cells and set(cells["file"]) == set(expected)
+
+
+def same_requests_as(folder: Path, expected: dict[str, bytes]) -> None:
+    from tests.workbench.scale.conftest import without_timestamp
+
+    assert sorted(p.name for p in folder.glob("*.xml")) == sorted(expected)
+    for name, body in expected.items():
+        assert without_timestamp((folder / name).read_bytes()) == without_timestamp(body), name
