@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import logging
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -25,6 +26,7 @@ from expectations import FxTable, read_fx_table
 from expectations.rates import as_of_date
 from loaders import Registry, read_rates
 from loaders.issues import combine
+from workbench.errors import SettingsError
 from workbench.flows.rates import manifest_of
 from workbench.scale.parquet import is_parquet, parquet_files, scan_hotels
 from workbench.scale.partitions import DEFAULT_SIZE, frame_partitions, parquet_partitions
@@ -37,6 +39,7 @@ if TYPE_CHECKING:
 
 CELLS = "cells.parquet"  # the prices each request carries, for ``push requests DIR`` (and the journal)
 HEADERS_KEY = b"workbench.headers"  # the sheets' header names in cells.parquet's metadata
+CONNECT_TIMEOUT = "20s"  # to reach a running scheduler
 #: up to this many issues the client gathers them all (reports for people can be written)
 REPORT_ISSUES = 100_000
 
@@ -48,10 +51,17 @@ def cluster(workers: int | None = None, scheduler: str | None = None) -> Iterato
     from distributed import Client, LocalCluster
 
     if scheduler:
-        with Client(scheduler) as client:
+        try:
+            client = Client(scheduler, timeout=CONNECT_TIMEOUT)
+        except OSError as exc:
+            raise SettingsError(f"cannot reach the Dask scheduler `{scheduler}` ({exc}); start one with `dask "
+                                "scheduler` and workers with `dask worker ADDRESS`, or leave --scheduler out to "
+                                "start a local cluster") from None
+        with client:
             yield client
         return
-    with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True) as local, Client(local) as client:
+    with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, silence_logs=logging.ERROR) as local, \
+            Client(local) as client:
         yield client
 
 
@@ -87,8 +97,8 @@ class ClusterRun:
     def blocked(self) -> bool:
         return self.directory is not None and not all(p.built for p in self.parts)
 
-    @property
     def not_checked(self) -> pd.DataFrame:
+        """Per property: the rules that did not run for lack of facts (as ``RatesCheck.not_checked``)."""
         frames = [p.not_checked for p in self.parts if len(p.not_checked)]
         return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=["hotel_code", "rules", "why"])
 
