@@ -31,7 +31,7 @@ from workbench.flows.rates import manifest_of
 from workbench.scale.parquet import is_parquet, parquet_files, scan_hotels
 from workbench.scale.partitions import DEFAULT_SIZE, frame_partitions, parquet_partitions
 from workbench.scale.pipeline import CELL_PARTS, Job, Partition, PartResult, first_issues, run_partition
-from workbench.scale.storage import clear, concat_parquet, join, remove, remove_tree, write_bytes
+from workbench.scale.storage import absolute, clear, concat_parquet, join, remove, remove_tree, write_bytes
 from workbench.writers.snapshot import export_accepted
 
 if TYPE_CHECKING:
@@ -39,20 +39,24 @@ if TYPE_CHECKING:
 
 CELLS = "cells.parquet"  # the prices each request carries, for ``push requests DIR`` (and the journal)
 HEADERS_KEY = b"workbench.headers"  # the sheets' header names in cells.parquet's metadata
-CONNECT_TIMEOUT = "20s"  # to reach a running scheduler
 #: up to this many issues the client gathers them all (reports for people can be written)
 REPORT_ISSUES = 100_000
 
 
+CONNECT_TIMEOUT = "20s"  # to reach a running scheduler
+
+
 @contextmanager
-def cluster(workers: int | None = None, scheduler: str | None = None) -> Iterator[Client]:
-    """A client of the cluster at ``scheduler`` (``tcp://host:8786``), or of a new ``LocalCluster``
-    of ``workers`` processes with one thread each (default: one per core); closed on exit."""
+def cluster(workers: int | None = None, scheduler: str | None = None,
+            timeout: str = CONNECT_TIMEOUT) -> Iterator[Client]:
+    """A client of the cluster at ``scheduler`` (``tcp://host:8786``; ``SettingsError`` when it cannot be
+    reached within ``timeout``), or of a new ``LocalCluster`` of ``workers`` processes with one thread
+    each (default: one per core); closed on exit."""
     from distributed import Client, LocalCluster
 
     if scheduler:
         try:
-            client = Client(scheduler, timeout=CONNECT_TIMEOUT)
+            client = Client(scheduler, timeout=timeout)
         except OSError as exc:
             raise SettingsError(f"cannot reach the Dask scheduler `{scheduler}` ({exc}); start one with `dask "
                                 "scheduler` and workers with `dask worker ADDRESS`, or leave --scheduler out to "
@@ -138,7 +142,7 @@ def partitions(client: Client, sources: Sequence[str | Path], size: int = DEFAUL
                header_row: int | None = None) -> list[Partition]:
     """The partitions of ``sources``: Parquet files/folders (scanned and later read by the workers), or
     CSV/Excel files (read here and split); the two kinds cannot be mixed in one run."""
-    urls = [str(s) for s in sources]
+    urls = [absolute(s) for s in sources]
     parquet = [is_parquet(u) for u in urls]
     if any(parquet) and not all(parquet):
         from loaders import LoadError
@@ -191,6 +195,7 @@ def validate_on(client: Client, sources: Iterable[str | Path], *, issues: str | 
     """Check ``sources`` on the cluster; the issues' Parquet parts go to ``issues`` (a folder URL) if given."""
     parts = partitions(client, list(sources), size, **read)  # type: ignore[arg-type]
     if issues is not None:
+        issues = absolute(issues)
         remove_tree(issues)
     results = run(client, parts, _job(registry, as_of, fx, issues=issues), progress)
     found, complete = gathered(results)
@@ -207,7 +212,7 @@ def dry_run_on(client: Client, sources: Iterable[str | Path], out: str | Path, *
 
     When there are errors and not ``skip_invalid``, nothing is written but the issues (``out/issues/``):
     ``blocked`` is true (the requests some partitions wrote before are removed again)."""
-    out = str(out)
+    out = absolute(out)
     parts = partitions(client, list(sources), size, **read)  # type: ignore[arg-type]
     clear(out, "*.xml")
     for old in ("issues", CELL_PARTS, CELLS):

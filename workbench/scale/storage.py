@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 import posixpath
+from pathlib import Path
 
 import fsspec
 import pandas as pd
@@ -18,6 +19,13 @@ def filesystem(url: str) -> tuple[AbstractFileSystem, str]:
     """The filesystem of ``url`` and the path in it."""
     fs, path = fsspec.core.url_to_fs(str(url))
     return fs, path
+
+
+def absolute(url: str | Path) -> str:
+    """``url`` as every process reads it alike: a local path made absolute (the workers' working
+    folder is not the client's), any other URL as given."""
+    text = str(url)
+    return text if "://" in text else str(Path(text).absolute())
 
 
 def join(url: str, *parts: str) -> str:
