@@ -175,7 +175,7 @@ def run(client: Client, parts: list[Partition], job: Job, progress: bool = True)
     return sorted(done, key=lambda r: r.number)
 
 
-def _job(registry: Registry | None, as_of: dt.date | str | None, fx: FxTable | str | Path | None,
+def make_job(registry: Registry | None, as_of: dt.date | str | None, fx: FxTable | str | Path | None,
          **kw: object) -> Job:
     fx_table = fx if isinstance(fx, FxTable) else read_fx_table(fx)
     return Job(registry or Registry(), as_of_date(as_of), fx_table, **kw)  # type: ignore[arg-type]
@@ -197,7 +197,7 @@ def validate_on(client: Client, sources: Iterable[str | Path], *, issues: str | 
     if issues is not None:
         issues = absolute(issues)
         remove_tree(issues)
-    results = run(client, parts, _job(registry, as_of, fx, issues=issues), progress)
+    results = run(client, parts, make_job(registry, as_of, fx, issues=issues), progress)
     found, complete = gathered(results)
     return ClusterRun(results, found, complete)
 
@@ -221,7 +221,7 @@ def dry_run_on(client: Client, sources: Iterable[str | Path], out: str | Path, *
     if journal is not None and target:
         snapshot = join(out, "accepted.parquet")
         accepted = export_accepted(journal, target, snapshot)
-    job = _job(registry, as_of, fx, issues=join(out, "issues"), out=out, skip_invalid=skip_invalid,
+    job = make_job(registry, as_of, fx, issues=join(out, "issues"), out=out, skip_invalid=skip_invalid,
                spelling=spelling, timestamp=dt.datetime.now(dt.UTC), accepted=snapshot if accepted else None)
     results = run(client, parts, job, progress)
     found, complete = gathered(results)
