@@ -12,7 +12,9 @@ start is reported beside).
 
     .venv/bin/python benchmarks/bench_scale.py --cells 1000000 4000000 [--runs 1] [--size 50]
 
-Figures: wall clock, the ratio (reference / cluster), the peak RSS of the reference process and of
+Figures: wall clock and the ratio (reference / cluster); CPU time of the reference and of the busiest
+worker (their ratio is the speed-up on cores nobody else uses: on a shared machine the wall clock
+depends on the other processes); the peak RSS of the reference process and of
 each worker process (ru_maxrss), and the load average before each run.
 """
 
@@ -94,8 +96,9 @@ def reference(root: Path, out: Path, size: int) -> dict:
     start = time.perf_counter()
     parts = parquet_partitions([scan_hotels(f) for f in parquet_files(str(root))], size)
     job = make_job(None, AS_OF, None, issues=str(out / "issues"), out=str(out), timestamp=dt.datetime.now(dt.UTC))
+    cpu = time.process_time()
     results = [run_partition(p, job) for p in parts]
-    return {"seconds": time.perf_counter() - start, "rows": sum(r.rows for r in results),
+    return {"seconds": time.perf_counter() - start, "cpu": time.process_time() - cpu, "rows": sum(r.rows for r in results),
             "requests": sum(len(r.manifest) for r in results), "peak_rss": peak_rss(), "partitions": len(parts)}
 
 
@@ -112,9 +115,12 @@ def on_cluster(root: Path, out: Path, size: int, workers: int) -> dict:
         start = time.perf_counter()
         run = dry_run_on(client, [str(root)], str(out), as_of=AS_OF, size=size, progress=False)
         seconds = time.perf_counter() - start
-    per_worker = [p.peak_rss for p in run.parts]
+    cpu: dict[int, float] = {}
+    for p in run.parts:
+        cpu[p.process] = cpu.get(p.process, 0.0) + p.cpu_seconds
     return {"seconds": seconds, "cluster_start": started, "rows": run.rows, "requests": len(run.manifest),
-            "peak_rss_max": max(per_worker), "partitions": len(run.parts)}
+            "peak_rss_max": max(p.peak_rss for p in run.parts), "partitions": len(run.parts),
+            "cpu": sum(cpu.values()), "cpu_busiest_worker": max(cpu.values())}
 
 
 def main() -> None:
@@ -143,11 +149,15 @@ def main() -> None:
                 runs.append({**on_cluster(root, Path(tmp), args.size, args.workers), "load": before})
         ref_s = statistics.median(r["seconds"] for r in refs)
         run_s = statistics.median(r["seconds"] for r in runs)
+        ref_cpu = statistics.median(r["cpu"] for r in refs)
+        busiest = statistics.median(r["cpu_busiest_worker"] for r in runs)
         print(f"{total:,} cells ({refs[0]['partitions']} partitions of {args.size} hotels, {refs[0]['requests']:,} "
               f"requests): one process {ref_s:.1f} s (peak {refs[0]['peak_rss'] / 2**20:.0f} MiB, load "
               f"{refs[0]['load']:.1f}); {args.workers} workers {run_s:.1f} s (+{runs[0]['cluster_start']:.1f} s "
               f"to start it and import the code; peak per worker {max(r['peak_rss_max'] for r in runs) / 2**20:.0f} MiB, load "
-              f"{runs[0]['load']:.1f}); speed-up {ref_s / run_s:.2f}x; {total / run_s:,.0f} cells/s on the cluster")
+              f"{runs[0]['load']:.1f}); speed-up {ref_s / run_s:.2f}x wall; CPU: one process {ref_cpu:.1f} s, the "
+              f"busiest worker {busiest:.1f} s, so {ref_cpu / busiest:.2f}x on idle cores; {total / run_s:,.0f} "
+              "cells/s on the cluster")
         print(pd.DataFrame([*({"side": "one process", **r} for r in refs), *({"side": "cluster", **r} for r in runs)])
               .to_string(index=False))
         sys.stdout.flush()

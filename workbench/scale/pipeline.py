@@ -13,6 +13,8 @@ they carry); it returns a small :class:`PartResult`.
 from __future__ import annotations
 
 import datetime as dt
+import os
+import time
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -85,11 +87,14 @@ class PartResult:
     repeated_rows: int = 0
     valid_rows: int = 0              # rows a push would consider (before the delta)
     peak_rss: int = 0                # bytes, the worker process's peak so far
+    cpu_seconds: float = 0.0         # CPU time this partition took (its process's, all threads)
+    process: int = 0                 # the id of the process that ran it
     headers: dict = field(default_factory=dict)  # the sheets' header names, per (source, sheet)
 
 
 def run_partition(part: Partition, job: Job) -> PartResult:
     """Load, check and (for a dry run) build and write one partition."""
+    cpu = time.process_time()
     frame, load_issues = part.load()
     issues = validate_rates(frame, registry=job.registry, as_of=job.as_of, fx=job.fx, load_issues=load_issues)
     check = RatesCheck(frame, issues, job.registry, job.as_of)
@@ -113,7 +118,7 @@ def run_partition(part: Partition, job: Job) -> PartResult:
         if len(cells):
             write_parquet(cells, join(job.out, CELL_PARTS, f"part-{part.number:05d}.parquet"))
         result.manifest, result.built = manifest_of(requests), True
-    result.peak_rss = peak_rss()
+    result.peak_rss, result.cpu_seconds, result.process = peak_rss(), time.process_time() - cpu, os.getpid()
     return result
 
 
