@@ -10,6 +10,16 @@ import typer
 from rich.markup import escape
 
 from workbench.cli.console import check_paths, console, fail, print_issues, print_push_result, written
+from workbench.cli.scale import (
+    DEFAULT_PARTITION_SIZE,
+    Engine,
+    EngineOpt,
+    IssuesOpt,
+    PartitionSizeOpt,
+    SchedulerOpt,
+    WorkersOpt,
+    check_engine,
+)
 
 validate_app = typer.Typer(help="Check spreadsheets against the platform's rules; nothing is sent.",
                            no_args_is_help=True)
@@ -141,11 +151,21 @@ def validate_rates_cmd(
     encoding: EncodingOpt = None,
     header_row: HeaderRowOpt = None,
     waivers: WaiversOpt = None,
+    engine: EngineOpt = Engine.local,
+    workers: WorkersOpt = None,
+    scheduler: SchedulerOpt = None,
+    partition_size: PartitionSizeOpt = DEFAULT_PARTITION_SIZE,
+    issues: IssuesOpt = None,
 ) -> None:
     """Check rates files. Exit code 0: no errors; 1: errors found; 2: the input cannot be used."""
     from loaders import LoadError
     from workbench.reports.validation import ReportContext, check_report_path, write_report
 
+    check_engine(engine, workers, scheduler, partition_size, {"--issues": issues})
+    if engine is Engine.dask:
+        _one_process_only({"--waivers": waivers})
+        _validate_on_dask(files, as_of, registry, report, sheet, fx, show, encoding, header_row, workers, scheduler,
+                          partition_size, issues)
     check_paths(report, check_report_path)
     check = _check(files, sheet, registry, _as_of(as_of), fx, encoding=encoding, header_row=header_row)
     try:
@@ -163,6 +183,47 @@ def validate_rates_cmd(
             fail(f"cannot write the report `{path}`: {exc}")
         written(done)
     raise typer.Exit(0 if check.ok else 1)
+
+
+def _one_process_only(options: dict[str, object]) -> None:
+    """Options the Dask engine does not apply are refused (exit 2) rather than silently ignored."""
+    given = [name for name, value in options.items() if value]
+    if given:
+        fail(f"{', '.join(given)} {'is' if len(given) == 1 else 'are'} not applied with --engine dask: run without "
+             "--engine dask (one process) to use " + ("it" if len(given) == 1 else "them"))
+
+
+def _validate_on_dask(files, as_of, registry, report, sheet, fx, show, encoding, header_row, workers, scheduler,
+                      partition_size, issues) -> None:
+    from workbench.cli.scale import validate_on_cluster
+
+    run = validate_on_cluster(files, as_of=_as_of(as_of), registry=registry, fx=fx, sheet=sheet, encoding=encoding,
+                              header_row=header_row, report=report, show=show, workers=workers, scheduler=scheduler,
+                              size=partition_size, issues=issues)
+    _print_not_checked(run)
+    raise typer.Exit(0 if run.ok else 1)
+
+
+def _dry_run_on_dask(files, dry_run, as_of, registry, sheet, fx, encoding, header_row, skip_invalid, env_file, journal,
+                     full, report, workers, scheduler, partition_size) -> None:
+    from workbench.cli.scale import dry_run_on_cluster
+    from workbench.errors import WorkbenchError
+
+    if dry_run is None:
+        fail("--engine dask builds the requests on the cluster: give --dry-run DIR, then send them from one place "
+             "with `workbench push requests DIR`")
+    if report:
+        fail("--report is not written with --engine dask: the issues are in DIR/issues/ (Parquet); use "
+             "`workbench validate rates --engine dask --report FILE` for a report")
+    try:
+        settings = load_settings(env_file)
+    except WorkbenchError as exc:
+        fail(str(exc))
+    run = dry_run_on_cluster(files, dry_run, as_of=_as_of(as_of), registry=registry, fx=fx, sheet=sheet,
+                             encoding=encoding, header_row=header_row, skip_invalid=skip_invalid,
+                             spelling=settings.weekday_spelling, target=(settings.base_url or "").rstrip("/"),
+                             journal=journal, full=full, workers=workers, scheduler=scheduler, size=partition_size)
+    _print_not_checked(run)
 
 
 class _PushReports:
@@ -221,6 +282,10 @@ def push_rates_cmd(
         "--price-jumps/--no-price-jumps", help="Warn about prices that jump against the last accepted price or "
                                                "stand out from their month (docs/rates.md).")] = True,
     wait: WaitOpt = 0.0,
+    engine: EngineOpt = Engine.local,
+    workers: WorkersOpt = None,
+    scheduler: SchedulerOpt = None,
+    partition_size: PartitionSizeOpt = DEFAULT_PARTITION_SIZE,
 ) -> None:
     """Send rates as OTA_HotelRateAmountNotif requests (one hotel and month each), or write them with --dry-run.
 
@@ -231,6 +296,11 @@ def push_rates_cmd(
     from workbench.errors import BlockedByErrors, WorkbenchError
     from workbench.reports.push import check_push_report_path
 
+    check_engine(engine, workers, scheduler, partition_size)
+    if engine is Engine.dask:
+        _one_process_only({"--waivers": waivers, "--plan": plan, "--wait": wait})
+        return _dry_run_on_dask(files, dry_run, as_of, registry, sheet, fx, encoding, header_row, skip_invalid,
+                                env_file, journal, full, report, workers, scheduler, partition_size)
     check_paths(report, check_push_report_path)
     day = _as_of(as_of)
     if plan:

@@ -32,9 +32,15 @@ def changed_mask(frame: pd.DataFrame, journal: Journal, target: str) -> np.ndarr
     if frame.empty:
         return np.zeros(0, dtype=bool)
     keys = cell_keys(frame)
-    accepted = journal.accepted(target, hotels=keys["hotel_code"].unique())
+    return changed_against(keys, journal.accepted(target, hotels=keys["hotel_code"].unique()))
+
+
+def changed_against(keys: pd.DataFrame, accepted: pd.DataFrame) -> np.ndarray:
+    """True for the rows of ``keys`` (:func:`cell_keys`) whose price differs from ``accepted``
+    (``hotel_code, inv_type_code, rate_plan_code, date, guests, price``; a journal's or its
+    Parquet snapshot's) or has none there."""
     if accepted.empty:
-        return np.ones(len(frame), dtype=bool)
+        return np.ones(len(keys), dtype=bool)
     on = ["hotel_code", "inv_type_code", "rate_plan_code", "date", "guests"]
     merged = keys[on + ["price"]].merge(accepted.rename(columns={"price": "accepted_price"}), on=on, how="left")
     return (merged["accepted_price"] != merged["price"]).fillna(True).to_numpy(dtype=bool)

@@ -1,0 +1,162 @@
+"""One partition's work, on a worker: load -> validate -> (delta) -> compress -> build -> write.
+
+The same functions as one process (``validate_rates``, :class:`~workbench.flows.rates.RatesCheck`'s
+masks, ``plan_requests``, ``manifest_of``) on the rows of a group of hotels. Every rule of the
+platform looks at one hotel at a time (a price, a night, a room-rate, a cell, a property), so the
+issues and requests of a partition are exactly the single-process ones of its hotels.
+
+What a partition writes (``NNNNN`` its number): ``ISSUES/part-NNNNN.parquet`` and, for a dry
+run, ``OUT/<hotel>-<YYYY-MM>.xml`` per request and ``OUT/cells/part-NNNNN.parquet`` (the prices
+they carry); it returns a small :class:`PartResult`.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from expectations import FxTable, validate_rates
+from loaders import Loaded, Registry
+from loaders.issues import empty_issues
+from workbench.flows.rates import RatesCheck, manifest_of
+from workbench.scale.parquet import FileSlice, concat_loaded, read_slice
+from workbench.scale.storage import join, write_bytes, write_parquet
+from workbench.writers.batches import RateRequest, cell_locators, iter_requests
+from workbench.writers.compress import compress
+from workbench.writers.deltas import cell_keys, changed_against
+from workbench.writers.snapshot import read_accepted
+
+#: what ``cells.parquet`` keeps of each price (as ``workbench.writers.request_folder`` writes it)
+CELL_COLUMNS = ["hotel_code", "inv_type_code", "rate_plan_code", "date", "number_of_guests", "amount_type",
+                "amount_minor", "amount_scale", "decimal_places", "currency_code", "source", "sheet", "row",
+                "amount_column"]
+CELL_PARTS = "cells"  # OUT/cells/part-NNNNN.parquet, joined into OUT/cells.parquet at the end
+#: a partition sends its issues back to the client when it has at most this many (else only the
+#: first ones and the counts: the rest are in its Parquet part)
+RETURN_ISSUES = 20_000
+
+
+@dataclass(frozen=True)
+class Job:
+    """What every partition of a run shares."""
+
+    registry: Registry
+    as_of: dt.date
+    fx: FxTable
+    issues: str | None = None        # URL of the folder for the issues' Parquet parts
+    out: str | None = None           # URL of the dry-run folder (None: validate only)
+    skip_invalid: bool = False
+    spelling: str = "ota"
+    timestamp: dt.datetime | None = None
+    accepted: str | None = None      # URL of the journal's snapshot (None: build every cell)
+
+
+@dataclass(frozen=True)
+class Partition:
+    """A group of hotels: Parquet slices the worker reads, or rows the client already read."""
+
+    number: int
+    slices: tuple[FileSlice, ...] = ()
+    loaded: Loaded | None = None
+
+    def load(self) -> Loaded:
+        if self.loaded is not None:
+            return self.loaded
+        return concat_loaded([read_slice(s) for s in self.slices])
+
+
+@dataclass
+class PartResult:
+    """What a partition sends back: its figures, its issues (all, or the first ones), its manifest."""
+
+    number: int
+    rows: int
+    errors: int
+    warnings: int
+    issues: pd.DataFrame
+    complete: bool                   # ``issues`` holds all of them
+    not_checked: pd.DataFrame
+    manifest: pd.DataFrame = field(default_factory=lambda: manifest_of([]))
+    built: bool = False              # requests written (no errors, or skip_invalid)
+    skipped_rows: int = 0
+    repeated_rows: int = 0
+    valid_rows: int = 0              # rows a push would consider (before the delta)
+    peak_rss: int = 0                # bytes, the worker process's peak so far
+    cpu_seconds: float = 0.0         # CPU time this partition took (its process's, all threads)
+    process: int = 0                 # the id of the process that ran it
+    headers: dict = field(default_factory=dict)  # the sheets' header names, per (source, sheet)
+
+
+def run_partition(part: Partition, job: Job) -> PartResult:
+    """Load, check and (for a dry run) build and write one partition."""
+    cpu = time.process_time()
+    frame, load_issues = part.load()
+    issues = validate_rates(frame, registry=job.registry, as_of=job.as_of, fx=job.fx, load_issues=load_issues)
+    check = RatesCheck(frame, issues, job.registry, job.as_of)
+    if job.issues is not None and len(issues):
+        write_parquet(issues, join(job.issues, f"part-{part.number:05d}.parquet"))
+    errors = int((issues["severity"] == "error").sum())
+    complete = len(issues) <= RETURN_ISSUES
+    shown = issues if complete else first_issues(issues, RETURN_ISSUES)
+    result = PartResult(part.number, len(frame), errors, int((issues["severity"] == "warning").sum()), shown,
+                        complete, check.not_checked(), headers=frame.attrs.get("headers", {}))
+    if job.out is not None and (errors == 0 or job.skip_invalid):
+        invalid = check.invalid_mask()
+        valid = frame[~(invalid | check.repeat_mask())]
+        result.valid_rows, result.skipped_rows = len(valid), int(invalid.sum())
+        result.repeated_rows = int(check.repeat_mask().sum())
+        if job.accepted is not None and len(valid):
+            valid = valid[changed(valid, job.accepted)]
+        requests, cells = build(valid, job)
+        for r in requests:
+            write_bytes(join(job.out, f"{r.key}.xml"), r.body)
+        if len(cells):
+            write_parquet(cells, join(job.out, CELL_PARTS, f"part-{part.number:05d}.parquet"))
+        result.manifest, result.built = manifest_of(requests), True
+    result.peak_rss, result.cpu_seconds, result.process = peak_rss(), time.process_time() - cpu, os.getpid()
+    return result
+
+
+def build(valid: pd.DataFrame, job: Job) -> tuple[list[RateRequest], pd.DataFrame]:
+    """The requests for ``valid`` and the cells they carry (:data:`CELL_COLUMNS` + ``file, month,
+    locator``: what a dry-run folder's ``cells.parquet`` holds for ``push requests DIR``)."""
+    if valid.empty:
+        return [], pd.DataFrame(columns=[*CELL_COLUMNS, "file", "month", "locator"])
+    f = valid.reset_index(drop=True)
+    compressed = compress(f)
+    requests = list(iter_requests(compressed, timestamp=job.timestamp, spelling=job.spelling))
+    cells = f[CELL_COLUMNS].copy()
+    cells.attrs = {}  # the headers go into cells.parquet's metadata once, from the client
+    cells["month"] = compressed.cells["month"].to_numpy()
+    cells["locator"] = cell_locators(compressed)
+    cells["file"] = f["hotel_code"].astype("int64").astype(str).to_numpy() + "-" + cells["month"].astype(str) + ".xml"
+    return requests, cells.astype({"month": "string", "file": "string", "locator": "int64"})
+
+
+def changed(valid: pd.DataFrame, snapshot: str) -> np.ndarray:
+    """The rows of ``valid`` whose price the snapshot of the journal does not hold."""
+    keys = cell_keys(valid)
+    hotels = keys["hotel_code"]
+    return changed_against(keys, read_accepted(snapshot, int(hotels.min()), int(hotels.max())))
+
+
+def first_issues(issues: pd.DataFrame, n: int) -> pd.DataFrame:
+    """The first ``n`` errors, then warnings (the order the console prints them)."""
+    if issues.empty:
+        return empty_issues()
+    return pd.concat([issues[issues["severity"] == "error"].head(n),
+                      issues[issues["severity"] != "error"].head(n)]).head(n)
+
+
+def peak_rss() -> int:
+    """The peak resident memory of this process, in bytes (0 where the platform does not say)."""
+    try:
+        import resource
+    except ImportError:  # not on Windows
+        return 0
+    return int(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss) * 1024

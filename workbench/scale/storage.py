@@ -1,0 +1,110 @@
+"""Files of a cluster run, addressed by fsspec URLs: a local path, ``file://``, ``s3://``, ``gs://``...
+
+Every worker and the client open the same URLs, so on a real cluster the folders are on shared or
+object storage; on one machine a local path works.
+"""
+
+from __future__ import annotations
+
+import io
+import posixpath
+from pathlib import Path
+
+import fsspec
+import pandas as pd
+from fsspec import AbstractFileSystem
+
+
+def filesystem(url: str) -> tuple[AbstractFileSystem, str]:
+    """The filesystem of ``url`` and the path in it."""
+    fs, path = fsspec.core.url_to_fs(str(url))
+    return fs, path
+
+
+def absolute(url: str | Path) -> str:
+    """``url`` as every process reads it alike: a local path made absolute (the workers' working
+    folder is not the client's), any other URL as given."""
+    text = str(url)
+    return text if "://" in text else str(Path(text).absolute())
+
+
+def join(url: str, *parts: str) -> str:
+    """``url`` with ``parts`` appended (``s3://b/out`` + ``issues`` -> ``s3://b/out/issues``)."""
+    return posixpath.join(str(url).rstrip("/"), *parts)
+
+
+def write_bytes(url: str, data: bytes) -> None:
+    fs, path = filesystem(url)
+    fs.makedirs(posixpath.dirname(path) or ".", exist_ok=True)
+    with fs.open(path, "wb") as f:
+        f.write(data)
+
+
+def write_parquet(frame: pd.DataFrame, url: str) -> None:
+    buffer = io.BytesIO()
+    frame.to_parquet(buffer, index=False)
+    write_bytes(url, buffer.getvalue())
+
+
+def read_parquet_parts(url: str) -> pd.DataFrame | None:
+    """The ``part-*.parquet`` files under ``url`` in name order, as one frame (``None``: there are none)."""
+    fs, path = filesystem(url)
+    if not fs.isdir(path):
+        return None
+    names = sorted(p for p in fs.ls(path, detail=False) if posixpath.basename(p).startswith("part-"))
+    frames = []
+    for name in names:
+        with fs.open(name, "rb") as f:
+            frames.append(pd.read_parquet(f))
+    return pd.concat(frames, ignore_index=True) if frames else None
+
+
+def clear(url: str, pattern: str) -> None:
+    """Remove the files of folder ``url`` matching ``pattern`` (``*.xml``), and nothing else."""
+    fs, path = filesystem(url)
+    if fs.isdir(path):
+        old = fs.glob(posixpath.join(path, pattern))
+        if old:
+            fs.rm(old)
+
+
+def remove_tree(url: str) -> None:
+    fs, path = filesystem(url)
+    if fs.exists(path):
+        fs.rm(path, recursive=True)
+
+
+def remove(urls: list[str]) -> None:
+    if not urls:
+        return
+    fs, _ = filesystem(urls[0])
+    fs.rm([filesystem(u)[1] for u in urls])
+
+
+def concat_parquet(parts: str, url: str, metadata: dict[bytes, bytes] | None = None) -> int:
+    """The ``part-*.parquet`` files under ``parts`` written as one file ``url`` (one part in memory at a
+    time), with ``metadata`` in its schema; the rows written (0: no parts, and no file)."""
+    import pyarrow.parquet as pq
+
+    fs, path = filesystem(parts)
+    names = sorted(p for p in fs.ls(path, detail=False) if posixpath.basename(p).startswith("part-")) \
+        if fs.isdir(path) else []
+    if not names:
+        return 0
+    out_fs, out_path = filesystem(url)
+    rows = 0
+    writer = None
+    with out_fs.open(out_path, "wb") as out:
+        try:
+            for name in names:
+                with fs.open(name, "rb") as f:
+                    table = pq.read_table(f)
+                if writer is None:
+                    schema = table.schema.with_metadata({**(table.schema.metadata or {}), **(metadata or {})})
+                    writer = pq.ParquetWriter(out, schema)
+                writer.write_table(table.cast(writer.schema))
+                rows += table.num_rows
+        finally:
+            if writer is not None:
+                writer.close()
+    return rows
