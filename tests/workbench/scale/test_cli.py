@@ -54,6 +54,10 @@ def test_validate_and_dry_run_on_a_running_cluster(client, tmp_path: Path) -> No
     (["validate", "rates", "r.csv", "--engine", "dask", "--workers", "2", "--scheduler", "tcp://h:1"],
      "give one of them"),
     (["push", "rates", "r.csv", "--engine", "dask"], "give --dry-run DIR"),
+    (["validate", "rates", "r.csv", "--engine", "dask", "--waivers", "w.csv"],
+     "--waivers is not applied with --engine dask"),
+    (["push", "rates", "r.csv", "--engine", "dask", "--dry-run", "d", "--plan", "--wait", "5"],
+     "--plan, --wait are not applied with --engine dask"),
 ])
 def test_options_that_cannot_work_are_refused(tmp_path: Path, args: list[str], message: str,
                                               monkeypatch: pytest.MonkeyPatch) -> None:
