@@ -109,7 +109,7 @@ def _view(result: object) -> _View:
         f"Run {result.run_id}: {result.cells_changed:,} of {result.cells_total:,} prices changed "  # type: ignore
         "since the last accepted push")
     plan = getattr(result, "plan", None)
-    if plan is not None:  # the figures every push of rates starts with
+    if callable(getattr(plan, "headline", None)):  # the figures every push of rates starts with (a RatesPlan)
         headline = f"{plan.headline()} · {headline}"
     return _View(_frame(requests, REQUEST_COLUMNS), rows, [Path(f) for f in getattr(result, "files", [])],
                  str(getattr(result, "target", "")), headline, labels=dict(getattr(result, "report_labels", {})))

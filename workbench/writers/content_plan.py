@@ -75,7 +75,7 @@ class ContentPlan:
         return pd.DataFrame([{"property": r.key, "hotel_code": r.hotel_code, "custom_id": r.custom_id,
                               "notif_type": r.notif_type, "parts": "; ".join(r.parts), "note": r.note,
                               "source": r.source, "sheet": r.sheet, "row": r.row} for r in self.requests],
-                            columns=MANIFEST_COLUMNS)
+                            columns=MANIFEST_COLUMNS).astype({"hotel_code": "Int64"})
 
 
 def describe(rows: list[dict] | None) -> str:
@@ -201,7 +201,8 @@ def plan_content(parts: Mapping[str, pd.DataFrame], *, journal: Journal | None =
                                        _str_or_none(prop.get("source")), _str_or_none(prop.get("sheet")),
                                        _int_or_none(prop.get("row")), note))
     issue_frame = pd.DataFrame(issues, columns=ISSUE_COLUMNS).astype({"row": "Int64"})
-    return ContentPlan(requests, pd.DataFrame(changes, columns=PARTS_COLUMNS), issue_frame, held)
+    parts = pd.DataFrame(changes, columns=PARTS_COLUMNS).astype({"hotel_code": "Int64"})
+    return ContentPlan(requests, parts, issue_frame, held)
 
 
 __all__ = ["ADDED", "CHANGED", "ContentPlan", "ContentRequest", "EMPTIED", "MANIFEST_COLUMNS", "PARTS_COLUMNS",
