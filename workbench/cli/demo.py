@@ -4,9 +4,13 @@ to the local sandbox over HTTPS -> a changed copy pushed as a delta -> notificat
 Every step checks what it expected and the demo fails loudly (exit 1) if anything differs,
 so it doubles as a smoke test on a fresh machine. It needs no account and no network.
 
-The last step checks property health on what the pushes left on the sandbox, after a small "health
+Step 6 checks property health on what the pushes left on the sandbox, after a small "health
 seed" pushed with them: December prices for Kraków with the three nights of Christmas left unpriced,
 and its triple room closed (priced 0) from 16 January, so its prices end next month.
+
+The last step is property content (E4): the sample content workbook is checked (its deliberate
+problems found), a copy with each problem fixed is pushed to the sandbox, and the new properties'
+HotelCodes are written into that copy.
 """
 
 from __future__ import annotations
@@ -14,6 +18,8 @@ from __future__ import annotations
 import datetime as dt
 import io
 import shutil
+import warnings
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -42,6 +48,27 @@ SEED_CLOSED_FROM = dt.date(2027, 1, 16)
 #: what the health step must find on the demo's state (docs/health.md), and the property with nothing to fix
 EXPECTED_HEALTH = {"not_priced", "gap", "ending_soon", "closed", "short_of_year"}
 HEALTHY_PROPERTY = 1000004
+SAMPLE_CONTENT = SAMPLES / "content.xlsx"
+#: the content sample's deliberate errors (data/samples/README.md) with the platform's lists and request to book on
+EXPECTED_CONTENT_ERRORS = {"floors_max", "name_all_caps", "coordinates_country", "tax_category_not_allowed",
+                           "postcode_country", "phone_extension", "phone_format", "fee_condition_required",
+                           "tax_number_check_digits", "birth_date_required", "phrase_options_required"}
+#: one fix per deliberate problem: (sheet, the row's key {header: value}, header, new value)
+CONTENT_FIXES: list[tuple[str, dict[str, object], str, object]] = [
+    ("Property", {"HotelCode": 1000004}, "TotalNumberOfFloors", 12),
+    ("Property", {"ID": "PORTO-01"}, "HotelName", "Casa do Rio Porto"),
+    ("Property", {"ID": "PORTO-01"}, "Latitude", 41.1413),  # Porto, not Vigo
+    ("Property", {"ID": "PORTO-01"}, "Longitude", -8.6186),
+    ("Property", {"ID": "BR-SP-01"}, "PropertyTaxCategory", None),
+    ("Contacts", {"HotelCode": 1000004, "ContactProfileType": "PhysicalLocation"}, "PostalCode", "1100-016"),
+    ("Contacts", {"HotelCode": 1000004, "ContactProfileType": "general"}, "Extension", None),
+    ("Contacts", {"PhoneNumber": "0031206246000"}, "PhoneNumber", "+31206246000"),
+    ("Fees", {"ID": "PORTO-01"}, "Conditions", "guest_doesnt_clean_before_checkout"),
+    ("Invoice", {"ID": "BR-RJ-02"}, "InvoiceTaxNumber", "529.982.247-25"),
+    ("Invoice", {"ID": "BR-RJ-02"}, "BirthDate", "1978-05-17"),
+    ("Phrases", {"HotelCode": 1000004, "StandardPhrase": "Renovation"}, "OptionName", "RenovationFrom"),
+    ("Phrases", {"HotelCode": 1000004, "StandardPhrase": "Renovation"}, "OptionValue", "2027-01-10"),
+]
 
 
 class DemoFailed(RuntimeError):
@@ -73,7 +100,7 @@ class Written:
 
 
 def run_demo(out: Path, console: Console | None = None, live: bool = True, notifications: bool = True,
-             health: bool = True) -> bool:
+             health: bool = True, content: bool = True) -> bool:
     console = console or Console()
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
@@ -86,6 +113,8 @@ def run_demo(out: Path, console: Console | None = None, live: bool = True, notif
             _notifications(out, console, wrote)
         if health and target:
             _health(out, console, target, wrote)
+        if live and content:
+            _content(out, console, wrote)
     except DemoFailed as exc:
         console.print(f"[bold red]Demo failed:[/] {exc}")
         if wrote.items:
@@ -308,6 +337,85 @@ def _health(out: Path, console: Console, target: str, wrote: Written) -> None:
         wrote(write_health_report(health, out / f"health.{ext}"), f"property health report ({ext})")
     letters = write_letters(health, out / "letters")
     wrote(out / "letters", f"letters to {len(letters) // 2} properties (Markdown and HTML), for account managers")
+
+
+def _content(out: Path, console: Console, wrote: Written) -> None:
+    from workbench.flows.content import check_content
+    from workbench.flows.content_push import push_content
+    from workbench.reports.push import write_push_report
+    from workbench.reports.validation import ReportContext, write_report
+    from workbench.sandbox import run_sandbox
+
+    console.rule("7. Property content: check the content workbook, push a fixed copy")
+    state = out / "sandbox-content"
+    shutil.rmtree(state, ignore_errors=True)
+    journal = out / "content-journal.sqlite"
+    for suffix in ("", "-wal", "-shm", ".lock", ".lock.json"):
+        Path(str(journal) + suffix).unlink(missing_ok=True)
+    with run_sandbox(state, today=DEMO_AS_OF, rtb_enabled=True) as sb:
+        console.print("a sandbox of the platform, its provider allowed request to book (content_api_rtb_enabled)")
+        wrote(state, "the content sandbox's state")
+        settings = replace(sb.settings, content_api_rtb_enabled=True)
+        with console.status("Checking the content workbook (with the platform's currencies, countries, city tax "
+                            "categories)…"):
+            check = check_content(SAMPLE_CONTENT, settings=settings, today=DEMO_AS_OF,
+                                  cache=out / "content-lookups.json")
+        wrote(out / "content-lookups.json", "the platform's lists (E5), cached a day")
+        found = set(check.errors["rule"])
+        console.print(f"{len(check.properties)} properties: [red]{len(check.errors)} errors[/], "
+                      f"[yellow]{len(check.warnings)} warnings[/]")
+        if found != EXPECTED_CONTENT_ERRORS:
+            raise DemoFailed(f"expected the content sample's deliberate problems {sorted(EXPECTED_CONTENT_ERRORS)}, "
+                             f"found {sorted(found)}")
+        ctx = ReportContext(title="Property content validation (sample data)", files=check.files)
+        for ext, what in (("html", "content validation report (open in a browser)"),
+                          ("xlsx", "content validation report: the content workbook with the failing cells marked"),
+                          ("csv", "content validation report: every issue, one per line")):
+            wrote(write_report(check.issues, out / f"content-validation.{ext}", ctx), what)
+        fixed = wrote(_fixed_content(out / "content-fixed.xlsx"), "the content workbook with each problem fixed")
+        check = check_content(fixed, settings=settings, today=DEMO_AS_OF, cache=out / "content-lookups.json")
+        if len(check.errors):
+            raise DemoFailed("the fixed content workbook still has errors: " + "; ".join(check.errors["message"]))
+        with console.status("Pushing the content (one request per property)…"), warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # the sunset notice: printed once below
+            result = push_content(check, settings, journal=journal, fill=True, today=DEMO_AS_OF)
+        wrote(journal, "the content journal: custom ID -> HotelCode, the content the platform accepted")
+        console.print(result.summary())
+        created = result.created
+        if not result.ok or len(created) != int(check.properties["new"].sum()):
+            raise DemoFailed("the sandbox did not accept every property's content: " + result.summary())
+        console.print("new properties: " + ", ".join(f"{r.custom_id} -> HotelCode {r.hotel_code}"
+                                                     for r in created.itertuples())
+                      + " (written into the fixed copy's HotelCode cells)")
+        console.print("[yellow]OTA_HotelDescriptiveContentNotif is deprecated: it is sunset on 2026-12-31 (CET); "
+                      "the Property and Contacts interfaces replace it[/]")
+        wrote(write_push_report(result, out / "content-push-report.html"), "content push report")
+
+
+def _fixed_content(path: Path) -> Path:
+    """A copy of the content sample with each deliberate problem fixed (``CONTENT_FIXES``), as an analyst would."""
+    from openpyxl import load_workbook
+
+    wb = load_workbook(SAMPLE_CONTENT)
+    for sheet, key, header, value in CONTENT_FIXES:
+        ws = wb[sheet]
+        headers = {c.value: c.column for c in ws[1]}
+        rows = [r for r in range(2, ws.max_row + 1)
+                if all(ws.cell(r, headers[h]).value == v for h, v in key.items())]
+        if len(rows) != 1:
+            raise DemoFailed(f"the content sample changed: {len(rows)} rows of {sheet} match {key}")
+        if header not in headers:  # a column the sample leaves out (e.g. Invoice's BirthDate)
+            headers[header] = ws.max_column + 1
+            ws.cell(1, headers[header]).value = header
+        ws.cell(rows[0], headers[header]).value = value
+    ws = wb["Phrases"]  # Renovation needs both dates: the second option on a row of its own
+    headers = {c.value: c.column for c in ws[1]}
+    row = ws.max_row + 1
+    for h, v in {"HotelCode": 1000004, "StandardPhrase": "Renovation", "Enabled": 1,
+                 "OptionName": "RenovationUntil", "OptionValue": "2027-02-28"}.items():
+        ws.cell(row, headers[h]).value = v
+    wb.save(path)
+    return path
 
 
 def demo(out: Annotated[Path, typer.Option(help="Where to write the reports and requests.")] =
