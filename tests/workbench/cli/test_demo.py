@@ -46,6 +46,13 @@ def test_demo_runs_end_to_end(workbench, tmp_path: Path) -> None:
     assert ("1000005", "9001") in set(zip(findings["hotel_code"].astype(str), findings["rate_plan_code"], strict=True))
     assert (out / "health.html").read_text(encoding="utf-8").count("<svg") == 5
     assert len(list((out / "letters").glob("*.md"))) == 5
+    # step 7: property content, checked (the sample's deliberate problems), then a fixed copy pushed
+    assert "7. Property content" in run.stdout and "5 properties: 5 success; 4 created" in run.stdout
+    issues = pd.read_csv(out / "content-validation.csv", encoding="utf-8-sig")
+    assert {"floors_max", "coordinates_country", "tax_number_check_digits"} <= set(issues["rule"])
+    filled = pd.read_excel(out / "content-fixed.xlsx", sheet_name="Property")
+    assert filled["HotelCode"].notna().all()  # the new properties' HotelCodes, written into the copy
     # a second run starts from a fresh sandbox and journal, so it shows the same
     again = workbench(["demo", "--out", "demo"], cwd=tmp_path, env={"HOME": str(tmp_path)}, timeout=600)
     assert again.returncode == 0 and "7 of 1,279 price(s) changed" in again.stdout
+    assert "5 properties: 5 success; 4 created" in again.stdout
