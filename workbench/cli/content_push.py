@@ -13,7 +13,7 @@ import typer
 from rich.markup import escape
 
 from workbench.cli.console import check_paths, console, fail, print_issues, text, written
-from workbench.cli.rates import EncodingOpt, HeaderRowOpt, load_settings, print_skipped, push_app
+from workbench.cli.rates import EncodingOpt, HeaderRowOpt, PushReports, load_settings, print_skipped, push_app
 
 Files = Annotated[list[Path], typer.Argument(help="Content workbook(s) (sheets Property, Contacts, Policies, …) or "
                                                   "one CSV per part.", show_default=False)]
@@ -29,22 +29,8 @@ def load_check(files: list[Path], settings: Any, encoding: str | None, header_ro
                          encoding=encoding, header_row=header_row)
 
 
-class _Reports:
-    """The push reports asked for with ``--report``: written whatever happens, even when nothing is sent."""
-
-    def __init__(self, paths: list[Path] | None) -> None:
-        self.paths = list(paths or [])
-
-    def write(self, result: object) -> None:
-        from workbench.reports.push import write_push_report
-
-        for path in self.paths:
-            try:
-                with console.status(f"Writing {path}…"):
-                    done = write_push_report(result, path)
-            except (ValueError, OSError) as exc:
-                fail(f"cannot write the push report `{path}`: {exc}")
-            written(done, "Push report written")
+class _Reports(PushReports):
+    """The push reports of ``--report`` (as for rates); nothing sent: the check's errors are the rows."""
 
     def nothing_sent(self, reason: str, check: Any = None, target: str = "") -> None:
         from workbench.reports.push import NothingSent

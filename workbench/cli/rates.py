@@ -226,7 +226,7 @@ def _dry_run_on_dask(files, dry_run, as_of, registry, sheet, fx, encoding, heade
     _print_not_checked(run)
 
 
-class _PushReports:
+class PushReports:
     """The push reports asked for with ``--report``: written whatever happens, even when nothing is sent."""
 
     def __init__(self, paths: list[Path] | None) -> None:
@@ -307,7 +307,7 @@ def push_rates_cmd(
         _plan_push(files, day, registry, skip_invalid, full, env_file, journal, report, fetch_registry, sheet, fx,
                    encoding, header_row, price_jumps, waivers)
         return
-    reports = _PushReports(report)
+    reports = PushReports(report)
     if dry_run is not None:
         try:
             spelling = load_settings(env_file).weekday_spelling
@@ -394,7 +394,7 @@ def push_requests_cmd(
     from workbench.writers.request_folder import read_folder
 
     check_paths(report, check_push_report_path)
-    reports = _PushReports(report)
+    reports = PushReports(report)
     target = ""
     try:
         settings = load_settings(env_file)

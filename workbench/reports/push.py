@@ -108,9 +108,9 @@ def _view(result: object) -> _View:
     headline = getattr(result, "headline", None) or (
         f"Run {result.run_id}: {result.cells_changed:,} of {result.cells_total:,} prices changed "  # type: ignore
         "since the last accepted push")
-    plan = getattr(result, "plan", None)
-    if callable(getattr(plan, "headline", None)):  # the figures every push of rates starts with (a RatesPlan)
-        headline = f"{plan.headline()} · {headline}"
+    plan_headline = getattr(getattr(result, "plan", None), "headline", None)
+    if callable(plan_headline):  # the figures every push of rates starts with (a RatesPlan)
+        headline = f"{plan_headline()} · {headline}"
     return _View(_frame(requests, REQUEST_COLUMNS), rows, [Path(f) for f in getattr(result, "files", [])],
                  str(getattr(result, "target", "")), headline, labels=dict(getattr(result, "report_labels", {})))
 
