@@ -2,7 +2,9 @@
 
 Row-wise rules run as Great Expectations suites (``expectations.rate_rules``) on the distinct
 combinations of the columns each rule reads (prices, nights, room-rates), so the cost follows
-the distinct values, and the verdicts are mapped back to every row. The duplicate-key rule runs
+the distinct values, and the verdicts are mapped back to every row. A suite runs in GX only when
+a vectorised screen cannot prove every row passes (``expectations.engine.Rule``): clean calendars
+never import GX. The duplicate-key rule runs
 on every row. Rules over groups of rows (one currency per hotel, guests in all rows or none,
 12 months of coverage) are vectorised pandas in ``expectations.groups``.
 """
@@ -16,9 +18,8 @@ import numpy as np
 import pandas as pd
 
 from expectations import groups
-from expectations import rate_rules as cx
 from expectations._keys import Coder, Keys
-from expectations.engine import run_suite
+from expectations.engine import Kind, Rule, run_suite
 from expectations.rate_check import RateCheck
 from expectations.reference import (
     PRICE_CAP_EUR,
@@ -115,12 +116,12 @@ def _price_rules(c: RateCheck) -> list[pd.DataFrame]:
     p["currency_source"] = pc["source"].to_numpy()
     cap = PRICE_CAP_EUR
     suite = [
-        cx.ExpectPriceNotNegative(column="amount", min_value=0, meta={"rule": "price_negative"}),
-        cx.ExpectPriceWithinPlatformCap(column="amount_eur", max_value=cap, meta={"rule": "price_cap"}),
-        cx.ExpectIsoCurrency(column="currency_code", value_set=sorted(minor_units), meta={"rule": "currency_code"}),
-        cx.ExpectPropertyCurrency(column_A="currency_code", column_B="property_currency",
+        _rule("ExpectPriceNotNegative", "between", column="amount", min_value=0, meta={"rule": "price_negative"}),
+        _rule("ExpectPriceWithinPlatformCap", "between", column="amount_eur", max_value=cap, meta={"rule": "price_cap"}),
+        _rule("ExpectIsoCurrency", "in_set", column="currency_code", value_set=sorted(minor_units), meta={"rule": "currency_code"}),
+        _rule("ExpectPropertyCurrency", "pair_equal", column_A="currency_code", column_B="property_currency",
                                   ignore_row_if="either_value_is_missing", meta={"rule": "property_currency"}),
-        cx.ExpectCurrencyMinorUnits(column="excess_decimals", max_value=0, meta={"rule": "currency_decimals"}),
+        _rule("ExpectCurrencyMinorUnits", "between", column="excess_decimals", max_value=0, meta={"rule": "currency_decimals"}),
     ]
     text = pd.Series([decimal_text(m, s) for m, s in zip(p["amount_minor"], p["amount_scale"], strict=True)],
                      index=p.index)
@@ -177,6 +178,11 @@ def _to_rows(c: RateCheck, keys: Keys, projection: pd.DataFrame, positions: list
                         )
 
 
+def _rule(name: str, kind: Kind, **kwargs: object) -> Rule:
+    """``name`` of ``expectations.rate_rules``, built (and GX imported) only if a row may fail it."""
+    return Rule("expectations.rate_rules", name, kind, kwargs)
+
+
 _OTA = {"hotel_code": "HotelCode", "inv_type_code": "InvTypeCode", "rate_plan_code": "RatePlanCode",
         "date": "Date", "number_of_guests": "NumberOfGuests", "currency_code": "CurrencyCode"}
 
@@ -187,7 +193,7 @@ def _date_rules(c: RateCheck) -> list[pd.DataFrame]:
     keys = c.coder.keys("date")
     d = c.frame.iloc[keys.first][["date"]].reset_index(drop=True)
     first, last = date_window(c.as_of)
-    suite = [cx.ExpectStayDateWithinPlatformWindow(column="date", min_value=pd.Timestamp(first),
+    suite = [_rule("ExpectStayDateWithinPlatformWindow", "between", column="date", min_value=pd.Timestamp(first),
                                                    max_value=pd.Timestamp(last), meta={"rule": "date_window"})]
     failures = run_suite("rates_dates", d, suite)
     if not failures:
@@ -221,13 +227,13 @@ def _room_rate_rules(c: RateCheck) -> list[pd.DataFrame]:
     r = r.reset_index(drop=True)
     r = groups.annotate_room_rates(c.registry, r)
     suite = [
-        cx.ExpectGuestsAtLeastOne(column="number_of_guests", min_value=1, meta={"rule": "guests_min"}),
-        cx.ExpectGuestsWithinMaxAdultOccupancy(column="guests_headroom", min_value=0, meta={"rule": "guests_max"}),
-        cx.ExpectGuestsOnlyForOccupancyPricing(column="guests_on_standard", meta={"rule": "guests_pricing_model"}),
-        cx.ExpectKnownRoom(column="unknown_room", meta={"rule": "unknown_room"}),
-        cx.ExpectRateActiveForRoom(column="inactive_rate", meta={"rule": "rate_not_active_for_room"}),
-        cx.ExpectNoPriceOnFollowingChildRate(column="following_child_rate", meta={"rule": "child_rate_follows_price"}),
-        cx.ExpectWritableRate(column="read_only_rate", meta={"rule": "read_only_rate"}),
+        _rule("ExpectGuestsAtLeastOne", "between", column="number_of_guests", min_value=1, meta={"rule": "guests_min"}),
+        _rule("ExpectGuestsWithinMaxAdultOccupancy", "between", column="guests_headroom", min_value=0, meta={"rule": "guests_max"}),
+        _rule("ExpectGuestsOnlyForOccupancyPricing", "null", column="guests_on_standard", meta={"rule": "guests_pricing_model"}),
+        _rule("ExpectKnownRoom", "null", column="unknown_room", meta={"rule": "unknown_room"}),
+        _rule("ExpectRateActiveForRoom", "null", column="inactive_rate", meta={"rule": "rate_not_active_for_room"}),
+        _rule("ExpectNoPriceOnFollowingChildRate", "null", column="following_child_rate", meta={"rule": "child_rate_follows_price"}),
+        _rule("ExpectWritableRate", "null", column="read_only_rate", meta={"rule": "read_only_rate"}),
     ]
     guests = r["number_of_guests"].astype("string")
     msgs = {
@@ -291,7 +297,7 @@ CELL_KEY = ("hotel_code", "inv_type_code", "rate_plan_code", "date", "number_of_
 def _duplicate_rules(c: RateCheck) -> list[pd.DataFrame]:
     keys = c.coder.keys(*CELL_KEY)
     cells = pd.DataFrame({"cell": keys.ids})
-    suite = [cx.ExpectUniqueRateCell(column="cell", meta={"rule": "duplicate_key"})]
+    suite = [_rule("ExpectUniqueRateCell", "unique", column="cell", meta={"rule": "duplicate_key"})]
     failures = run_suite("rates_cells", cells, suite)
     if not failures:
         return []

@@ -80,7 +80,8 @@ def _load_and_check(files: list[Path], sheet: list[str] | None, registry: list[P
                     header_row: int | None = None):
     """Read and check the files; a file that cannot be used raises ``LoadError``. Says which sheets were skipped.
 
-    The checks' modules (Great Expectations) are imported in the background while the files are read."""
+    The checks' modules are imported in the background while the files are read (Great Expectations
+    itself only when a row may fail a rule: ``expectations.engine``)."""
     from workbench.cli.prefetch import import_in_background
 
     checks = import_in_background("workbench.flows.rates")

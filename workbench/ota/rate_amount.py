@@ -14,6 +14,7 @@ with ``DecimalPlaces``.
 from __future__ import annotations
 
 import datetime as dt
+import re
 from collections.abc import Sequence
 from typing import SupportsInt
 
@@ -122,6 +123,62 @@ def build_from_lists(hotel_code: int, starts: Sequence[str], ends: Sequence[str]
         for a in amounts[vec]:
             sub(amts, t_amt, a)
     return root
+
+
+_PLAIN = re.compile(r"[A-Za-z0-9_.:+/ -]*")  # attribute text that lxml writes as it is (no escaping)
+
+
+def _attributes(attrs: dict[str, str]) -> str | None:
+    """``name="value"`` pairs as lxml writes them, or None when a value would need escaping."""
+    if not all(_PLAIN.fullmatch(v) for v in attrs.values()):
+        return None
+    return "".join(f' {k}="{v}"' for k, v in attrs.items())
+
+
+def build_bytes_from_lists(hotel_code: int, starts: Sequence[str], ends: Sequence[str], rooms: Sequence[object],
+                           rates: Sequence[object], masks: Sequence[int], vectors: Sequence[int],
+                           amounts: dict[int, list[dict[str, str]]], timestamp: dt.datetime | None = None,
+                           echo_token: str | None = None, spelling: str = "ota",
+                           fragments: dict[int, str | None] | None = None) -> bytes:
+    """``to_bytes(build_from_lists(...))``, byte for byte, written from templates: one string per
+    message instead of seven lxml elements. Text that would need escaping (or that lxml refuses)
+    takes the lxml path for the whole request. ``fragments`` caches each vector's amounts across calls
+    with the same ``amounts``."""
+    if spelling not in SPELLINGS:
+        raise ValueError(f"weekday spelling `{spelling}` is not one of {', '.join(SPELLINGS)}")
+    ts = (timestamp or dt.datetime.now(dt.UTC)).isoformat(timespec="seconds")
+    fragments = {} if fragments is None else fragments
+
+    def by_lxml() -> bytes:
+        return to_bytes(build_from_lists(hotel_code, starts, ends, rooms, rates, masks, vectors, amounts, timestamp,
+                                         echo_token, spelling))
+
+    head = _attributes({"Version": VERSION, "TimeStamp": ts, **({"EchoToken": echo_token} if echo_token else {})})
+    if head is None or not len(starts):
+        return by_lxml()
+    parts = [f"<?xml version='1.0' encoding='UTF-8'?>\n<OTA_HotelRateAmountNotifRQ xmlns=\"{OTA_NS}\"{head}>"
+             f'<RateAmountMessages HotelCode="{int(hotel_code)}">']
+    for n, (start, end, room, rate, mask, vec) in enumerate(zip(starts, ends, rooms, rates, masks, vectors,
+                                                                 strict=True), start=1):
+        attrs = {"Start": start, "End": end, "RatePlanCode": str(rate), "InvTypeCode": str(room)}
+        if mask != ALL_DAYS:
+            days = _WEEKDAYS.get((mask, spelling))
+            if days is None:
+                days = _WEEKDAYS[(mask, spelling)] = weekday_attributes(mask, spelling)
+            attrs.update(days)
+        sac = _attributes(attrs)
+        if vec not in fragments:
+            each = [_attributes(x) for x in amounts[vec]]
+            fragments[vec] = None if any(e is None for e in each) else "".join(
+                f"<BaseByGuestAmt{e}/>" for e in each)
+        amts = fragments[vec]
+        if sac is None or amts is None:
+            return by_lxml()
+        parts.append(f'<RateAmountMessage LocatorID="{n}"><StatusApplicationControl{sac}/><Rates><Rate>'
+                     + (f"<BaseByGuestAmts>{amts}</BaseByGuestAmts>" if amts else "<BaseByGuestAmts/>")
+                     + "</Rate></Rates></RateAmountMessage>")
+    parts.append("</RateAmountMessages></OTA_HotelRateAmountNotifRQ>")
+    return "".join(parts).encode()
 
 
 def to_bytes(root: etree._Element) -> bytes:

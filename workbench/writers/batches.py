@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from workbench.ota.rate_amount import build_from_lists, to_bytes, vector_amounts
+from workbench.ota.rate_amount import build_bytes_from_lists, vector_amounts
 from workbench.writers.compress import Compressed, compress
 
 
@@ -107,12 +107,14 @@ def iter_requests(c: Compressed, timestamp: dt.datetime | None = None, spelling:
     cells = c.cells.assign(locator=cell_locators(c)).sort_values(["hotel_code", "month"], kind="stable")
     cells = cells.reset_index(drop=True)
     cell_bounds = _bounds(cells["hotel_code"].to_numpy(), cells["month"].to_numpy())
+    fragments: dict[int, str | None] = {}
     for a, b in _runs(hotels, months):
         hotel, month = int(hotels[a]), str(months[a])
         ca, cb = cell_bounds[(hotel, month)]
-        root = build_from_lists(hotel, starts[a:b], ends[a:b], rooms[a:b], rates[a:b], masks[a:b], vectors[a:b],
-                                amounts, timestamp=timestamp, spelling=spelling)
-        yield RateRequest(hotel, month, to_bytes(root), b - a, cb - ca, cells, (ca, cb))
+        body = build_bytes_from_lists(hotel, starts[a:b], ends[a:b], rooms[a:b], rates[a:b], masks[a:b],
+                                      vectors[a:b], amounts, timestamp=timestamp, spelling=spelling,
+                                      fragments=fragments)
+        yield RateRequest(hotel, month, body, b - a, cb - ca, cells, (ca, cb))
 
 
 def _runs(hotels: np.ndarray, months: np.ndarray) -> list[tuple[int, int]]:

@@ -2,15 +2,26 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from lxml import etree
 
 from workbench.config import Settings
 from workbench.errors import SettingsError
 from workbench.flows.rates import check_rates, requests_for
-from workbench.ota.rate_amount import amount_attributes, parse_request_messages, weekday_attributes
+from workbench.ota.rate_amount import (
+    SPELLINGS,
+    amount_attributes,
+    build_bytes_from_lists,
+    build_from_lists,
+    parse_request_messages,
+    to_bytes,
+    weekday_attributes,
+)
 from workbench.paths import SAMPLES
 
 
@@ -116,3 +127,31 @@ def test_weekday_spelling_setting(env, expected) -> None:
 def test_an_unknown_weekday_spelling_is_a_settings_error() -> None:
     with pytest.raises(SettingsError, match="WORKBENCH_WEEKDAY_SPELLING=`short` is not one of ota, spec"):
         Settings.from_mapping({"WORKBENCH_WEEKDAY_SPELLING": "short"})
+
+
+_TEXT = st.text(st.sampled_from(list("AZaz09_-.:+/ &<>\"'\té\n")), max_size=6)
+_AMOUNTS = st.lists(st.tuples(st.sampled_from(["AfterTax", "BeforeTax"]), st.integers(-10**7, 10**9),
+                              st.integers(0, 6), st.none() | st.integers(0, 8), _TEXT, st.none() | st.integers(1, 9)),
+                    max_size=3)
+
+
+@settings(max_examples=300, deadline=None)
+@given(hotel=st.integers(1, 10**7),
+       messages=st.lists(st.tuples(_TEXT, _TEXT, st.integers(1, 127), st.integers(0, 2)), max_size=5),
+       vectors=st.lists(_AMOUNTS, min_size=3, max_size=3), echo=st.none() | _TEXT,
+       spelling=st.sampled_from(sorted(SPELLINGS)))
+def test_templated_bytes_are_lxmls_bytes(hotel, messages, vectors, echo, spelling) -> None:
+    """The fast writer gives exactly what lxml serialises (and raises where lxml raises)."""
+    amounts = {i: [amount_attributes(*a) for a in v] for i, v in enumerate(vectors)}
+    lists = ([f"2026-01-{i + 1:02d}" for i in range(len(messages))], [f"2026-02-{i + 1:02d}" for i in range(len(messages))],
+             [m[0] for m in messages], [m[1] for m in messages], [m[2] for m in messages], [m[3] for m in messages])
+    ts = dt.datetime(2026, 3, 2, 12, 30, tzinfo=dt.UTC)
+    try:
+        expected: bytes | type[Exception] = to_bytes(build_from_lists(hotel, *lists, amounts, ts, echo, spelling))
+    except ValueError as e:
+        expected = type(e)
+    if isinstance(expected, bytes):
+        assert build_bytes_from_lists(hotel, *lists, amounts, ts, echo, spelling, fragments={}) == expected
+    else:
+        with pytest.raises(expected):
+            build_bytes_from_lists(hotel, *lists, amounts, ts, echo, spelling)
