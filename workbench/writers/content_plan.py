@@ -33,7 +33,6 @@ MANIFEST_COLUMNS = ["property", "hotel_code", "custom_id", "notif_type", "parts"
 #: how a part changes (``change`` of :attr:`ContentPlan.parts`)
 ADDED, CHANGED, UNCHANGED, EMPTIED, REPLACED, REFUSED = (
     "added", "changed", "unchanged", "emptied (stated empty)", "dropped (replace)", "dropped: refused")
-SHOWN_CHARS = 300  # of a part's content in ``before`` / ``after``
 
 
 @dataclass(frozen=True)
@@ -79,7 +78,8 @@ class ContentPlan:
 
 
 def describe(rows: list[dict] | None) -> str:
-    """A part's content for people: ``2 rows: code=36 percent=9; code=5035 amount=5`` (shortened)."""
+    """A part's content for people, whole (never cut off: the analyst compares before with after):
+    ``2 rows: code=36 percent=9; code=5035 amount=5``."""
     if rows is None:
         return "(never sent from this journal)"
     if not rows:
@@ -87,7 +87,7 @@ def describe(rows: list[dict] | None) -> str:
     items = "; ".join(" ".join(f"{k}={'|'.join(v) if isinstance(v, list) else v}" for k, v in r.items())
                       for r in rows)
     head = f"{len(rows)} row{'s' if len(rows) != 1 else ''}: "
-    return head + (items if len(items) <= SHOWN_CHARS else items[:SHOWN_CHARS - 1] + "…")
+    return head + items
 
 
 def split_properties(parts: Mapping[str, pd.DataFrame]) -> dict[str, dict[str, list[dict]]]:
