@@ -147,6 +147,12 @@ def plan_content(parts: Mapping[str, pd.DataFrame], *, journal: Journal | None =
                 hotel_code, notif_type = known[1], OVERLAY
                 note = (f"created earlier as HotelCode {hotel_code} (journal; ruid {known[2]}): sent as an Overlay, "
                         "never a second New")
+                if str(prop.get("booking_model") or "").strip().upper() == "RTB":
+                    # request to book is set by the New that created it; an Overlay may not send it (spec, States)
+                    prop = {**prop, "booking_model": None}
+                    own = {**own, "Property": [prop, *prop_rows[1:]]}
+                    note += ("; BookingModel RTB was sent with that New and an Overlay cannot send it (request to "
+                             "book is for new properties only): left out")
             elif known is not None:
                 issues.append(_issue(prop, "ID", custom_id, "new_answer_unclear",
                                      f"an earlier New for ID `{custom_id}` got no clear answer (ruid {known[2] or '-'}):"
