@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+import numpy as np
 import pandas as pd
 
 from expectations.content_frames import Checker, blank, each, listed, not_in
@@ -85,8 +86,11 @@ def _profiles(c: Checker, prof: pd.Series) -> None:
     with_contacts = prop["property"].isin(set(contacts["property"].dropna()))
     without = {p: ~prop["property"].isin(set(have.loc[have["profile"] == p, "property"])) for p in REQUIRED_PROFILES}
     lacking = pd.concat(without, axis=1).any(axis=1)
-    missing = pd.Series([[p for p in REQUIRED_PROFILES if without[p][i]] if lacking[i] else [] for i in prop.index],
-                        index=prop.index, dtype=object)
+    gaps = {p: w.to_numpy() for p, w in without.items()}  # the lists are built for the rows flagged only
+    lists = np.empty(len(prop), dtype=object)
+    for i in np.flatnonzero(lacking.to_numpy()):
+        lists[i] = [p for p in REQUIRED_PROFILES if gaps[p][i]]
+    missing = pd.Series(lists, index=prop.index, dtype=object)
     c.flag("Property", new & lacking, "property", "profile_required",
            lambda sub: [f"a new property needs the contacts {listed(missing[i])} (profiles general, invoices and "
                         "PhysicalLocation are required): add them on the Contacts sheet" for i in sub.index],

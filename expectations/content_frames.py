@@ -167,7 +167,7 @@ def each(s: pd.Series, fn: Callable[[Any], Any]) -> pd.Series:
     """
     codes, uniques = pd.factorize(s, use_na_sentinel=True)
     results = np.empty(len(uniques) + 1, dtype=object)
-    results[:-1] = [fn(u) for u in uniques]
+    results[:-1] = [fn(u) for u in np.asarray(uniques, dtype=object).tolist()]  # Arrow strings iterate slowly
     results[-1] = None
     return pd.Series(results[codes], index=s.index, dtype=object)
 
