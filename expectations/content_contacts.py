@@ -64,7 +64,7 @@ def check(c: Checker) -> None:
            "this is not an e-mail address (name@domain.tld, one per cell): correct it")
     phone = contacts["phone"]
     problem = each(phone, phone_problem)
-    rules = problem.map(lambda m: m is not None and m.startswith("a phone number is")).astype(bool)
+    rules = each(problem, lambda m: m.startswith("a phone number is")).astype(bool)  # per distinct message
     c.flag("Contacts", problem.notna() & rules, "phone", "phone_format", lambda sub: problem[sub.index])
     c.flag("Contacts", problem.notna() & ~rules, "phone", "phone_number_plan", lambda sub: problem[sub.index])
     tech = contacts["phone_tech_type"]

@@ -75,7 +75,14 @@ class Checker:
              severity: str = "error", value: pd.Series | None = None) -> None:
         """Issues for the rows of ``part`` selected by ``mask``, on the cell of ``column``."""
         frame = self.parts[part]
-        mask = np.asarray(pd.Series(mask).fillna(False), dtype=bool) if len(frame) else np.zeros(0, dtype=bool)
+        if not len(frame):
+            mask = np.zeros(0, dtype=bool)
+        elif isinstance(mask, np.ndarray) and mask.dtype == bool:
+            pass
+        elif isinstance(mask, pd.Series) and mask.dtype == bool:
+            mask = mask.to_numpy()
+        else:
+            mask = np.asarray(pd.Series(mask).fillna(False), dtype=bool)
         if not mask.any():
             return
         sub = frame[mask]
