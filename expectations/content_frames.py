@@ -138,7 +138,9 @@ def _text(v: object) -> str:
 
 def property_context(parts: dict[str, pd.DataFrame]) -> pd.DataFrame:
     """One row per property named anywhere: is it new, and the facts rules elsewhere need."""
-    names = pd.concat([p["property"] for p in parts.values() if len(p)] or [pd.Series(dtype="string")])
+    # each part's distinct keys first (same first-seen order as the keys of all rows, at a fraction of the cost)
+    names = pd.concat([pd.Series(p["property"].unique(), dtype=p["property"].dtype) for p in parts.values() if len(p)]
+                      or [pd.Series(dtype="string")])
     ctx = pd.DataFrame(index=pd.Index(names.dropna().unique(), name="property", dtype=object))
     prop = parts["Property"].drop_duplicates("property")
     prop = prop[prop["property"].notna()].set_index("property")
