@@ -104,10 +104,16 @@ def _profiles(c: Checker, prof: pd.Series) -> None:
     is_new = key.map(ctx["is_new"]).fillna(False).astype(bool).to_numpy()
     physical = prof.eq("PhysicalLocation").fillna(False).astype(bool).to_numpy()
     first_physical = physical & ~(key.where(physical).duplicated().to_numpy())
+    codes, keys = pd.factorize(key, use_na_sentinel=False)
+
+    def among(selected: np.ndarray) -> np.ndarray:
+        """The rows whose property has some ``selected`` row (one pass over the factorised keys)."""
+        has = np.zeros(len(keys), dtype=bool)
+        has[codes[selected]] = True
+        return has[codes]
     for col, what in (("address_line", "AddressLine"), ("city", "CityName"), ("postcode", "PostalCode"),
                       ("country", "CountryName")):
-        has = key[physical & contacts[col].notna().to_numpy()]
-        c.flag("Contacts", is_new & first_physical & ~key.isin(set(has)).to_numpy(), col,
+        c.flag("Contacts", is_new & first_physical & ~among(physical & contacts[col].notna().to_numpy()), col,
                "physical_location_required",
                f"a new property's PhysicalLocation needs {what}: fill it in")
     for profile in PERSON_PROFILES:
@@ -115,6 +121,6 @@ def _profiles(c: Checker, prof: pd.Series) -> None:
         first = rows & ~(key.where(rows).duplicated().to_numpy())
         for col, what in (("given_name", "GivenName"), ("surname", "SurName"), ("email", "Email"),
                           ("phone", "PhoneNumber")):
-            has = key[rows & contacts[col].notna().to_numpy()]
-            c.flag("Contacts", is_new & first & ~key.isin(set(has)).to_numpy(), col, "contact_person_required",
+            c.flag("Contacts", is_new & first & ~among(rows & contacts[col].notna().to_numpy()), col,
+                   "contact_person_required",
                    f"a new property's `{profile}` contact needs a person with {what}: fill it in")
