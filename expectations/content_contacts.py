@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+import numpy as np
 import pandas as pd
 
 from expectations.content_frames import Checker, blank, each, listed, not_in
@@ -63,7 +64,7 @@ def check(c: Checker) -> None:
            "this is not an e-mail address (name@domain.tld, one per cell): correct it")
     phone = contacts["phone"]
     problem = each(phone, phone_problem)
-    rules = problem.map(lambda m: m is not None and m.startswith("a phone number is")).astype(bool)
+    rules = each(problem, lambda m: m.startswith("a phone number is")).astype(bool)  # per distinct message
     c.flag("Contacts", problem.notna() & rules, "phone", "phone_format", lambda sub: problem[sub.index])
     c.flag("Contacts", problem.notna() & ~rules, "phone", "phone_number_plan", lambda sub: problem[sub.index])
     tech = contacts["phone_tech_type"]
@@ -85,8 +86,11 @@ def _profiles(c: Checker, prof: pd.Series) -> None:
     with_contacts = prop["property"].isin(set(contacts["property"].dropna()))
     without = {p: ~prop["property"].isin(set(have.loc[have["profile"] == p, "property"])) for p in REQUIRED_PROFILES}
     lacking = pd.concat(without, axis=1).any(axis=1)
-    missing = pd.Series([[p for p in REQUIRED_PROFILES if without[p][i]] if lacking[i] else [] for i in prop.index],
-                        index=prop.index, dtype=object)
+    gaps = {p: w.to_numpy() for p, w in without.items()}  # the lists are built for the rows flagged only
+    lists = np.empty(len(prop), dtype=object)
+    for i in np.flatnonzero(lacking.to_numpy()):
+        lists[i] = [p for p in REQUIRED_PROFILES if gaps[p][i]]
+    missing = pd.Series(lists, index=prop.index, dtype=object)
     c.flag("Property", new & lacking, "property", "profile_required",
            lambda sub: [f"a new property needs the contacts {listed(missing[i])} (profiles general, invoices and "
                         "PhysicalLocation are required): add them on the Contacts sheet" for i in sub.index],
@@ -100,10 +104,16 @@ def _profiles(c: Checker, prof: pd.Series) -> None:
     is_new = key.map(ctx["is_new"]).fillna(False).astype(bool).to_numpy()
     physical = prof.eq("PhysicalLocation").fillna(False).astype(bool).to_numpy()
     first_physical = physical & ~(key.where(physical).duplicated().to_numpy())
+    codes, keys = pd.factorize(key, use_na_sentinel=False)
+
+    def among(selected: np.ndarray) -> np.ndarray:
+        """The rows whose property has some ``selected`` row (one pass over the factorised keys)."""
+        has = np.zeros(len(keys), dtype=bool)
+        has[codes[selected]] = True
+        return has[codes]
     for col, what in (("address_line", "AddressLine"), ("city", "CityName"), ("postcode", "PostalCode"),
                       ("country", "CountryName")):
-        has = key[physical & contacts[col].notna().to_numpy()]
-        c.flag("Contacts", is_new & first_physical & ~key.isin(set(has)).to_numpy(), col,
+        c.flag("Contacts", is_new & first_physical & ~among(physical & contacts[col].notna().to_numpy()), col,
                "physical_location_required",
                f"a new property's PhysicalLocation needs {what}: fill it in")
     for profile in PERSON_PROFILES:
@@ -111,6 +121,6 @@ def _profiles(c: Checker, prof: pd.Series) -> None:
         first = rows & ~(key.where(rows).duplicated().to_numpy())
         for col, what in (("given_name", "GivenName"), ("surname", "SurName"), ("email", "Email"),
                           ("phone", "PhoneNumber")):
-            has = key[rows & contacts[col].notna().to_numpy()]
-            c.flag("Contacts", is_new & first & ~key.isin(set(has)).to_numpy(), col, "contact_person_required",
+            c.flag("Contacts", is_new & first & ~among(rows & contacts[col].notna().to_numpy()), col,
+                   "contact_person_required",
                    f"a new property's `{profile}` contact needs a person with {what}: fill it in")

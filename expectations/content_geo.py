@@ -188,8 +188,11 @@ def _postcodes(c: Checker, contacts: pd.DataFrame, country: pd.Series, ok_countr
     if pairs.empty:
         return
     distinct = pairs.drop_duplicates()
-    verdict = {(k, p): postcode_ok(k, p) for k, p in zip(distinct["k"], distinct["p"], strict=True)}
-    bad = pd.Series([not verdict[(k, p)] for k, p in zip(pairs["k"], pairs["p"], strict=True)], index=pairs.index)
+    # plain Python lists: iterating Arrow string columns goes value by value through pandas
+    verdict = {(k, p): postcode_ok(k, p) for k, p in zip(distinct["k"].tolist(), distinct["p"].tolist(),
+                                                          strict=True)}
+    bad = pd.Series([not verdict[(k, p)] for k, p in zip(pairs["k"].tolist(), pairs["p"].tolist(), strict=True)],
+                    index=pairs.index)
     mask = bad.reindex(contacts.index, fill_value=False)
 
     def message(sub: pd.DataFrame) -> list[str]:

@@ -6,6 +6,8 @@ its pets and guest facts come from one row (a different value on a later row is 
 
 from __future__ import annotations
 
+import pandas as pd
+
 from expectations.content_frames import Checker, blank, listed, nonempty, not_in, outside
 
 NO_SHOW = ("total_price", "default")
@@ -75,8 +77,10 @@ def _policies(c: Checker) -> None:
         given = p[p[col].notna()]
         first = given.drop_duplicates("property").set_index("property")[col]
         other = p[col].notna() & (p[col].astype("string") != p["property"].map(first).astype("string")).fillna(False)
-        earlier = "an earlier row gives `" + p["property"].map(first).astype("string") + "` for this property: one " \
-                  "value per property; keep one"
+
+        def earlier(sub: pd.DataFrame, first: pd.Series = first) -> list[str]:  # built for the flagged rows only
+            return ("an earlier row gives `" + sub["property"].map(first).astype("string") + "` for this property: "
+                    "one value per property; keep one").tolist()
         flag("Policies", other, col, "policy_conflict", earlier)
 
 
