@@ -79,7 +79,6 @@ def check(c: Checker) -> None:
 
 def _profiles(c: Checker, prof: pd.Series) -> None:
     contacts = c.parts["Contacts"]
-    ctx = c.ctx
     have = pd.DataFrame({"property": contacts["property"], "profile": prof}).dropna()
     prop = c.parts["Property"]
     new = c.of_property("Property", "is_new").astype(bool)
@@ -101,7 +100,7 @@ def _profiles(c: Checker, prof: pd.Series) -> None:
                         for i in sub.index], severity="warning", value=prop["property"])
     # the minimum to create: the physical address, and a person reachable on general and invoices
     key = contacts["property"]
-    is_new = key.map(ctx["is_new"]).fillna(False).astype(bool).to_numpy()
+    is_new = c.of_property("Contacts", "is_new").fillna(False).astype(bool).to_numpy()
     physical = prof.eq("PhysicalLocation").fillna(False).astype(bool).to_numpy()
     first_physical = physical & ~(key.where(physical).duplicated().to_numpy())
     codes, keys = pd.factorize(key, use_na_sentinel=False)

@@ -46,6 +46,7 @@ class Checker:
     ctx: pd.DataFrame = field(default_factory=pd.DataFrame)
     headers: dict[tuple[str, str], dict[str, str]] = field(default_factory=dict)
     found: list[pd.DataFrame] = field(default_factory=list)
+    _at: dict[str, np.ndarray] = field(default_factory=dict)  # each part's rows' positions in ``ctx``
 
     @classmethod
     def of(cls, parts: dict[str, pd.DataFrame], lookups: ContentLookups, rtb_enabled: bool,
@@ -69,7 +70,15 @@ class Checker:
     def of_property(self, part: str, column: str) -> pd.Series:
         """``ctx[column]`` for each row of ``part`` (by its property)."""
         frame = self.parts[part]
-        return frame["property"].map(self.ctx[column]) if len(frame) else pd.Series(dtype=object)
+        if not len(frame):
+            return pd.Series(dtype=object)
+        at = self._at.get(part)
+        if at is None:
+            at = self._at[part] = self.ctx.index.get_indexer(frame["property"])
+        if (at < 0).any():  # a blank key: ``map`` gives NaN there (and its dtype)
+            return frame["property"].map(self.ctx[column])
+        # every key known: one positional take per call, the key lookup done once per part
+        return pd.Series(self.ctx[column].array.take(at), index=frame.index, name="property")
 
     def flag(self, part: str, mask: pd.Series | np.ndarray, column: str, rule: str, message: Message, *,
              severity: str = "error", value: pd.Series | None = None) -> None:
@@ -81,6 +90,8 @@ class Checker:
             pass
         elif isinstance(mask, pd.Series) and mask.dtype == bool:
             mask = mask.to_numpy()
+        elif isinstance(mask, pd.Series) and isinstance(mask.dtype, pd.BooleanDtype):
+            mask = mask.to_numpy(dtype=bool, na_value=False)
         else:
             mask = np.asarray(pd.Series(mask).fillna(False), dtype=bool)
         if not mask.any():

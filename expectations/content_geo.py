@@ -136,8 +136,10 @@ def located(country: pd.Series, lat: pd.Series, lon: pd.Series) -> tuple[pd.Seri
     the country the point is in (``None``: none), for the message."""
     inside = in_country(country, lat, lon)
     actual = pd.Series(None, index=country.index, dtype=object)
-    for i in inside.index[inside.eq(False).fillna(False)]:
-        actual[i] = country_at(float(lat[i]), float(lon[i]))
+    away = inside.index[inside.eq(False).fillna(False)]
+    if len(away):  # one assignment (setting a Series' cells one by one costs pandas' indexing per cell)
+        actual[away] = [country_at(float(y), float(x)) for y, x in zip(lat[away].tolist(), lon[away].tolist(),
+                                                                         strict=True)]
     return inside, actual
 
 

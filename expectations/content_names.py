@@ -12,6 +12,7 @@ import re
 import unicodedata
 from functools import lru_cache
 
+import numpy as np
 import pandas as pd
 
 from expectations.content_frames import Checker, blank, each
@@ -67,12 +68,17 @@ def check(c: Checker) -> None:
     c.flag("Property", new & blank(name), "hotel_name", "name_required",
            "a new property needs its name (HotelName): fill it in")
     problems = each(name, name_problems)
-    for rule in ("name_length", "name_digits", "name_characters", "name_all_caps"):
-        hit = pd.Series([next((m for k, m in p if k == rule), None) if p else None for p in problems],
-                        index=problems.index, dtype=object)
+    rules = ("name_length", "name_digits", "name_characters", "name_all_caps")
+    hits = {rule: np.full(len(problems), None, dtype=object) for rule in rules}
+    for i, found in enumerate(problems.tolist()):  # one pass, visiting only the names with a problem
+        for rule, message in found or ():
+            if hits[rule][i] is None:
+                hits[rule][i] = message
+    for rule in rules:
+        hit = pd.Series(hits[rule], index=problems.index, dtype=object)
         c.flag("Property", hit.notna(), "hotel_name", rule, hit)
     letters = each(name, non_latin)
-    c.flag("Property", new & letters.map(bool).astype(bool), "hotel_name", "name_not_latin",
+    c.flag("Property", new & _truthy(letters), "hotel_name", "name_not_latin",
            lambda sub: [f"a new property's name must be in Latin characters only; it has `{letters[i]}`: write "
                         "it in Latin letters (the name in another script goes in the address's HotelName)"
                         for i in sub.index])
@@ -81,9 +87,14 @@ def check(c: Checker) -> None:
     line = contacts["address_line"]
     letters = each(line, non_latin)
     new_c = c.of_property("Contacts", "is_new").astype(bool)
-    c.flag("Contacts", physical & new_c & letters.map(bool).astype(bool), "address_line", "address_not_latin",
+    c.flag("Contacts", physical & new_c & _truthy(letters), "address_line", "address_not_latin",
            lambda sub: [f"a new property's address line must be in Latin characters only; it has "
                         f"`{letters[i]}`: write it in Latin letters" for i in sub.index])
+
+
+def _truthy(s: pd.Series) -> pd.Series:
+    """``bool`` of each value (``s.map(bool)`` without pandas' per-row dtype inference)."""
+    return pd.Series(np.fromiter((bool(v) for v in s.tolist()), dtype=bool, count=len(s)), index=s.index)
 
 
 def hit_series(values: pd.Series) -> pd.Series:
