@@ -61,10 +61,7 @@ def read_content(paths: str | Path | Iterable[str | Path], sheet: str | Sequence
     if isinstance(paths, (str, Path)):
         paths = [paths]
     tables = read_tables(list(paths), sheet, kind=CONTENT_KIND, encoding=encoding, header_row=header_row)
-    records: list[dict] = [
-        {"source": h.source, "sheet": h.sheet, "row": 1, "column": "", "value": h.state, "rule": "hidden_sheet",
-         "severity": "warning", "message": f"{h.state} sheet `{h.sheet}` was not read (hidden sheets are never sent); "
-                                           "to read it, name it with --sheet"} for h in tables.hidden]
+    records: list[dict] = tables.hidden_records()
     frames: dict[str, list[pd.DataFrame]] = {p: [] for p in PARTS}
     headers: dict[tuple[str, str], dict[str, str]] = {}
     for raw in tables.sheets:

@@ -96,12 +96,7 @@ def sheet_headers(frame: pd.DataFrame, source: str, sheet: str) -> dict[str, str
 
 
 def _skipped_notes(tables: Tables) -> pd.DataFrame:
-    return issues_from_records(
-        {"source": h.source, "sheet": h.sheet, "row": 1, "column": "", "value": h.state, "rule": "hidden_sheet",
-         "severity": "warning",
-         "message": f"{h.state} sheet `{h.sheet}` was not read (hidden sheets are never sent); to read it, name it "
-                    "with --sheet"}
-        for h in tables.hidden)
+    return issues_from_records(tables.hidden_records())
 
 
 def _ignored_note(raw: RawSheet) -> dict:

@@ -86,10 +86,7 @@ def read_rooms(paths: str | Path | Iterable[str | Path], sheet: str | Sequence[s
     parts: dict[str, list[pd.DataFrame]] = {k: [] for k in _KINDS}
     headers: dict[tuple[str, str], dict[str, str]] = {}
     tables = read_tables(list(paths), sheet, kind=ROOMS_KIND, encoding=encoding, header_row=header_row)
-    records: list[dict] = [
-        {"source": h.source, "sheet": h.sheet, "row": 1, "column": "", "value": h.state, "rule": "hidden_sheet",
-         "severity": "warning", "message": f"{h.state} sheet `{h.sheet}` was not read (hidden sheets are never sent); "
-                                           "to read it, name it with --sheet"} for h in tables.hidden]
+    records: list[dict] = tables.hidden_records()
     rates_like: list[RawSheet] = []
     for raw in tables.sheets:
         if raw.sheet and header_key(raw.sheet) in NOTE_SHEETS:  # e.g. a fetched workbook's About sheet

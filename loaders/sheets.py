@@ -68,6 +68,13 @@ class Tables:
     sheets: list[RawSheet]
     hidden: list[HiddenSheet] = field(default_factory=list)
 
+    def hidden_records(self) -> list[dict[str, object]]:
+        """One ``hidden_sheet`` warning (issue record) per hidden sheet left unread."""
+        return [{"source": h.source, "sheet": h.sheet, "row": 1, "column": "", "value": h.state,
+                 "rule": "hidden_sheet", "severity": "warning",
+                 "message": f"{h.state} sheet `{h.sheet}` was not read (hidden sheets are never sent); to read it, "
+                            "name it with --sheet"} for h in self.hidden]
+
 
 def read_sheets(paths: Iterable[str | Path], sheet: str | Sequence[str] | None = None) -> list[RawSheet]:
     """Every sheet (hidden ones too) of each file, the header being the first non-blank row."""
