@@ -48,12 +48,18 @@ def read_parquet_tables(files: Sequence[tuple[Path, str]],
         for key, value in _partition_keys(path, root):
             if key not in table.column_names:
                 table = table.append_column(key, pa.array([value] * table.num_rows, pa.string()))
-        names = [str(n) for n in table.column_names]
-        header = pa.table({str(i): pa.array([n], pa.string()) for i, n in enumerate(names)})
-        body = pa.table({str(i): _as_text(table.column(i)) for i in range(len(names))})
-        out.append((source, path, names, pa.concat_tables([header, body])))
+        out.append((source, path, [str(n) for n in table.column_names], text_table(table)))
     _same_columns(out)
     return out
+
+
+def text_table(table: pa.Table) -> pa.Table:
+    """``table`` as a sheet's text: row 0 the column names (the header), then each value as the
+    text a spreadsheet cell would show (blank for null)."""
+    names = [str(n) for n in table.column_names]
+    header = pa.table({str(i): pa.array([n], pa.string()) for i, n in enumerate(names)})
+    body = pa.table({str(i): _as_text(table.column(i)) for i in range(len(names))})
+    return pa.concat_tables([header, body])
 
 
 def _partition_keys(path: Path, root: Path | None) -> list[tuple[str, str]]:
@@ -91,13 +97,23 @@ def _names(cols: list[str]) -> str:
 
 
 def _as_text(col: pa.ChunkedArray) -> pa.ChunkedArray:
-    """The text a spreadsheet cell would show for each value (blank for null)."""
+    """The text a spreadsheet cell would show for each value (blank for null). Numbers and dates
+    repeat a lot (prices, nights, hotels): each distinct value is written once."""
     t = col.type
     if pa.types.is_dictionary(t):
         col = col.cast(t.value_type)
         t = t.value_type
     if pa.types.is_string(t) or pa.types.is_large_string(t):
         return col.cast(pa.string())
+    if len(col) > 1 and (pa.types.is_integer(t) or pa.types.is_floating(t) or pa.types.is_temporal(t)):
+        coded = pc.dictionary_encode(col.combine_chunks())
+        return pa.chunked_array([pc.take(_value_text(pa.chunked_array([coded.dictionary])).combine_chunks(),
+                                         coded.indices)], pa.string())
+    return _value_text(col)
+
+
+def _value_text(col: pa.ChunkedArray) -> pa.ChunkedArray:
+    t = col.type
     if pa.types.is_timestamp(t):
         midnight = pc.all(pc.equal(col, pc.floor_temporal(col, 1, "day"))).as_py() is not False
         return pc.strftime(col, "%Y-%m-%d" if midnight else "%Y-%m-%d %H:%M:%S")

@@ -22,6 +22,7 @@ from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 
 from loaders import normalize as norm
 from loaders.blank_cells import problem_cells
@@ -31,10 +32,10 @@ from loaders.headers import match_headers, missing_columns_error, where
 from loaders.issues import combine, issues_from_records
 from loaders.rate_cells import FIELDS, MAX_RANGE_DAYS, RateSheet, type_cells, weekday_mask
 from loaders.schemas import RATE_FIELDS, RATES_COLUMNS, WEEKDAY_FIELDS, WEEKDAYS, Field, empty_rates
-from loaders.sheets import RawSheet, Tables, read_tables
+from loaders.sheets import RawSheet, Tables, arrow_sheet, read_tables
 from loaders.unread import attach_unread
 
-__all__ = ["AMOUNT_TYPE_FIELD", "Loaded", "MAX_RANGE_DAYS", "RATES_KIND", "read_rates", "sheet_headers",
+__all__ = ["AMOUNT_TYPE_FIELD", "Loaded", "MAX_RANGE_DAYS", "RATES_KIND", "read_rates", "read_rates_table", "sheet_headers",
            "weekday_mask"]
 
 AMOUNT_TYPE_FIELD = Field("amount_type", "AmountType", ("AmountType", "amount_type", "tax"),
@@ -63,7 +64,22 @@ def read_rates(paths: str | Path | Iterable[str | Path], sheet: str | Sequence[s
     """
     if isinstance(paths, (str, Path)):
         paths = [paths]
-    tables = read_tables(list(paths), sheet, kind=RATES_KIND, encoding=encoding, header_row=header_row)
+    return _read_tables(read_tables(list(paths), sheet, kind=RATES_KIND, encoding=encoding, header_row=header_row))
+
+
+def read_rates_table(table: pa.Table, source: str, rows: np.ndarray | None = None) -> Loaded:
+    """Rates in an Arrow ``table`` (e.g. row groups of a Parquet file), read as ``read_rates`` reads
+    a Parquet file holding it: its column names are the header, its values the cells. ``source``
+    names it in issues; ``rows[i]`` numbers its ``i``-th row (default ``i + 2``, as in the file).
+    Raises :class:`~loaders.errors.LoadError` when the columns are not a rates table's."""
+    raw = arrow_sheet(table, source, rows, kind=RATES_KIND)
+    if raw is None:
+        raise LoadError(f"`{source}` has no columns: give the columns of a rates table (`HotelCode`, `InvTypeCode`, "
+                        "`RatePlanCode`, `Date`, `AmountAfterTax`, `CurrencyCode`).", source=source)
+    return _read_tables(Tables([raw]))
+
+
+def _read_tables(tables: Tables) -> Loaded:
     frames, unread, issues, headers = [], [], [_skipped_notes(tables)], {}
     ignored: dict[str, list[RawSheet]] = {}
     read_from: set[str] = set()

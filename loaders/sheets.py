@@ -28,7 +28,7 @@ from loaders import text_files, workbooks, xlsx_xml
 from loaders.errors import LoadError
 from loaders.folders import folder_files
 from loaders.header_rows import HEADER_SEARCH_ROWS, TableKind, find_header, two_row_header
-from loaders.parquet_files import PARQUET_SUFFIXES, read_parquet_tables
+from loaders.parquet_files import FIRST_ROW, PARQUET_SUFFIXES, read_parquet_tables, text_table
 
 EXCEL_SUFFIXES = {".xlsx", ".xlsm", ".xlsb", ".xls", ".ods"}
 CSV_SUFFIXES = {".csv", ".txt", ".tsv"}
@@ -151,6 +151,22 @@ def _read_parquet(files: list[tuple[Path, str]], root: Path | None, kind: TableK
         raw.source = source
         sheets.append(raw)
     return sheets
+
+
+def arrow_sheet(table: pa.Table, source: str, rows: np.ndarray | None = None,
+                kind: TableKind | None = None) -> RawSheet | None:
+    """An Arrow table read as a Parquet file is (its column names the header, its values as text),
+    named ``source``; ``rows[i]`` is the row number of its ``i``-th row (default ``i + 2``, as in a
+    file). ``None`` for a table without columns."""
+    if table.num_columns == 0:
+        return None
+    raw = split_header(Path(source), "", text_table(table), first_row=1, kind=kind, header_at=0)
+    if raw is None:
+        return None
+    raw.source = source
+    if rows is not None:
+        raw.rows = pd.Series(np.asarray(rows, dtype="int64")[raw.rows.to_numpy() - FIRST_ROW], index=raw.rows.index)
+    return raw
 
 
 # --- workbooks ----------------------------------------------------------------------------------------

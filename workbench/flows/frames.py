@@ -32,7 +32,7 @@ from loaders.headers import match_headers, missing_columns_error
 from loaders.schemas import RATE_FIELDS
 
 #: Columns that mark a canonical rates frame (``loaders.RATES_COLUMNS``), as opposed to a sheet's.
-_CANONICAL = ("amount", "amount_type", "amount_minor", "amount_scale")
+CANONICAL = ("amount", "amount_type", "amount_minor", "amount_scale")
 
 
 def frame_source(n: int) -> str:
@@ -79,11 +79,11 @@ def _not_long(header: list[str], source: str) -> LoadError | None:
 
 def _sheet_columns(frame: pd.DataFrame) -> pd.DataFrame:
     """A canonical frame's amounts back under the sheet's two amount columns; others as given."""
-    if not all(c in frame.columns for c in _CANONICAL):
+    if not all(c in frame.columns for c in CANONICAL):
         return frame
     before = frame["amount_type"].astype("string").str.casefold().eq("beforetax").fillna(False).to_numpy()
     amount = frame["amount"]
-    out = frame.drop(columns=[c for c in (*_CANONICAL, "decimal_places") if c in frame.columns])
+    out = frame.drop(columns=[c for c in (*CANONICAL, "decimal_places") if c in frame.columns])
     out["AmountAfterTax"] = amount.where(~before)
     out["AmountBeforeTax"] = amount.where(before)
     return out

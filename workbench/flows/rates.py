@@ -235,17 +235,6 @@ class DryRun:
         return int(self.manifest["messages"].sum()) if len(self.manifest) else 0
 
 
-def manifest_of(requests: Sequence[RateRequest]) -> pd.DataFrame:
-    return pd.DataFrame({
-        "file": [f"{r.key}.xml" for r in requests],
-        "hotel": [r.hotel_code for r in requests],
-        "month": [r.month for r in requests],
-        "messages": [r.messages for r in requests],
-        "cells": [r.cells for r in requests],
-        "source_rows": [r.source_rows() for r in requests],
-    }, columns=["file", "hotel", "month", "messages", "cells", "source_rows"])
-
-
 def _blocked(check: RatesCheck, skip_invalid: bool) -> None:
     if not check.ok and not skip_invalid:
         raise BlockedByErrors(f"{len(check.errors)} error(s) block the push; fix them, or send only the rows "

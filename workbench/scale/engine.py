@@ -27,11 +27,11 @@ from expectations.rates import as_of_date
 from loaders import Registry, read_rates
 from loaders.issues import combine
 from workbench.errors import SettingsError
-from workbench.flows.rates import manifest_of
 from workbench.scale.parquet import is_parquet, parquet_files, scan_hotels
 from workbench.scale.partitions import DEFAULT_SIZE, frame_partitions, parquet_partitions
 from workbench.scale.pipeline import CELL_PARTS, Job, Partition, PartResult, first_issues, run_partition
 from workbench.scale.storage import absolute, clear, concat_parquet, join, remove, remove_tree, write_bytes
+from workbench.writers.request_folder import manifest
 from workbench.writers.snapshot import export_accepted
 
 if TYPE_CHECKING:
@@ -77,7 +77,7 @@ class ClusterRun:
     issues: pd.DataFrame                  # every issue when ``complete``, else the first ones
     complete: bool
     directory: str | None = None
-    manifest: pd.DataFrame = field(default_factory=lambda: manifest_of([]))
+    manifest: pd.DataFrame = field(default_factory=lambda: manifest([], pd.DataFrame()))
     files: list[str] = field(default_factory=list)
     accepted_cells: int = 0               # cells in the journal's snapshot (a delta run)
 

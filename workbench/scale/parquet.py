@@ -26,10 +26,11 @@ import pyarrow.parquet as pq
 from loaders import Loaded, LoadError
 from loaders.headers import match_headers
 from loaders.issues import combine
+from loaders.rates import read_rates_table
 from loaders.schemas import RATE_FIELDS, RATES_COLUMNS
 from loaders.schemas import empty_rates as empty_rates_frame
 from loaders.unread import attach_unread, unread_rows
-from workbench.flows.frames import frame_source, read_rates_frame
+from workbench.flows.frames import CANONICAL, frame_source, read_rates_frame
 from workbench.scale.storage import filesystem
 
 SUFFIXES = (".parquet", ".parq", ".pq")
@@ -184,11 +185,17 @@ def _wanted(values: pa.ChunkedArray, s: FileSlice) -> np.ndarray:
 
 
 def _load(table: pa.Table, keep: np.ndarray, offset: int, s: FileSlice) -> Loaded:
-    """Rows ``keep`` of a row group read like a sheet, then renamed and renumbered to their file."""
+    """Rows ``keep`` of a row group read as ``loaders.read_rates`` reads the file, numbered as in the file."""
     idx = np.flatnonzero(keep)
-    frame = table.take(pa.array(idx, type=pa.int64())).to_pandas()
-    loaded = read_rates_frame(frame, 1)
-    return relabel(loaded, frame_source(1), s.file.name, offset + idx + FIRST_ROW, keep_unplaced=s.owner)
+    part = table.take(pa.array(idx, type=pa.int64()))
+    rows = offset + idx + FIRST_ROW
+    if all(c in part.column_names for c in CANONICAL):  # a canonical rates frame written to Parquet
+        loaded = read_rates_frame(part.to_pandas(), 1)
+        return relabel(loaded, frame_source(1), s.file.name, rows, keep_unplaced=s.owner)
+    frame, issues = read_rates_table(part, s.file.name, rows)
+    if not s.owner:  # the file's own issues (about its columns) are reported by the slice that owns it
+        issues = issues[(issues["row"].notna() & (issues["row"].astype("Int64") >= FIRST_ROW)).to_numpy()]
+    return Loaded(frame, issues.reset_index(drop=True))
 
 
 def relabel(loaded: Loaded, name: str, source: str, rows: np.ndarray, *, keep_unplaced: bool) -> Loaded:

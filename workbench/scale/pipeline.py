@@ -1,7 +1,7 @@
 """One partition's work, on a worker: load -> validate -> (delta) -> compress -> build -> write.
 
 The same functions as one process (``validate_rates``, :class:`~workbench.flows.rates.RatesCheck`'s
-masks, ``plan_requests``, ``manifest_of``) on the rows of a group of hotels. Every rule of the
+masks, ``plan_folder`` and ``manifest`` of :mod:`workbench.writers.request_folder`) on the rows of a group of hotels. Every rule of the
 platform looks at one hotel at a time (a price, a night, a room-rate, a cell, a property), so the
 issues and requests of a partition are exactly the single-process ones of its hotels.
 
@@ -23,18 +23,14 @@ import pandas as pd
 from expectations import FxTable, validate_rates
 from loaders import Loaded, Registry
 from loaders.issues import empty_issues
-from workbench.flows.rates import RatesCheck, manifest_of
+from workbench.flows.rates import RatesCheck
 from workbench.scale.parquet import FileSlice, concat_loaded, read_slice
 from workbench.scale.storage import join, write_bytes, write_parquet
-from workbench.writers.batches import RateRequest, cell_locators, iter_requests
-from workbench.writers.compress import compress
+from workbench.writers.batches import RateRequest
 from workbench.writers.deltas import cell_keys, changed_against
+from workbench.writers.request_folder import CELL_COLUMNS, manifest, plan_folder
 from workbench.writers.snapshot import read_accepted
 
-#: what ``cells.parquet`` keeps of each price (as ``workbench.writers.request_folder`` writes it)
-CELL_COLUMNS = ["hotel_code", "inv_type_code", "rate_plan_code", "date", "number_of_guests", "amount_type",
-                "amount_minor", "amount_scale", "decimal_places", "currency_code", "source", "sheet", "row",
-                "amount_column"]
 CELL_PARTS = "cells"  # OUT/cells/part-NNNNN.parquet, joined into OUT/cells.parquet at the end
 #: a partition sends its issues back to the client when it has at most this many (else only the
 #: first ones and the counts: the rest are in its Parquet part)
@@ -81,7 +77,7 @@ class PartResult:
     issues: pd.DataFrame
     complete: bool                   # ``issues`` holds all of them
     not_checked: pd.DataFrame
-    manifest: pd.DataFrame = field(default_factory=lambda: manifest_of([]))
+    manifest: pd.DataFrame = field(default_factory=lambda: manifest([], pd.DataFrame()))
     built: bool = False              # requests written (no errors, or skip_invalid)
     skipped_rows: int = 0
     repeated_rows: int = 0
@@ -117,7 +113,7 @@ def run_partition(part: Partition, job: Job) -> PartResult:
             write_bytes(join(job.out, f"{r.key}.xml"), r.body)
         if len(cells):
             write_parquet(cells, join(job.out, CELL_PARTS, f"part-{part.number:05d}.parquet"))
-        result.manifest, result.built = manifest_of(requests), True
+        result.manifest, result.built = manifest(requests, cells), True
     result.peak_rss, result.cpu_seconds, result.process = peak_rss(), time.process_time() - cpu, os.getpid()
     return result
 
@@ -127,14 +123,8 @@ def build(valid: pd.DataFrame, job: Job) -> tuple[list[RateRequest], pd.DataFram
     locator``: what a dry-run folder's ``cells.parquet`` holds for ``push requests DIR``)."""
     if valid.empty:
         return [], pd.DataFrame(columns=[*CELL_COLUMNS, "file", "month", "locator"])
-    f = valid.reset_index(drop=True)
-    compressed = compress(f)
-    requests = list(iter_requests(compressed, timestamp=job.timestamp, spelling=job.spelling))
-    cells = f[CELL_COLUMNS].copy()
+    requests, cells = plan_folder(valid, spelling=job.spelling, timestamp=job.timestamp)
     cells.attrs = {}  # the headers go into cells.parquet's metadata once, from the client
-    cells["month"] = compressed.cells["month"].to_numpy()
-    cells["locator"] = cell_locators(compressed)
-    cells["file"] = f["hotel_code"].astype("int64").astype(str).to_numpy() + "-" + cells["month"].astype(str) + ".xml"
     return requests, cells.astype({"month": "string", "file": "string", "locator": "int64"})
 
 

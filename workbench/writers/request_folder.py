@@ -52,14 +52,16 @@ class RequestFolder:
     headers: dict[tuple[str, str], dict[str, str]]
 
 
-def plan_folder(frame: pd.DataFrame, spelling: str = "ota") -> tuple[list[RateRequest], pd.DataFrame]:
+def plan_folder(frame: pd.DataFrame, spelling: str = "ota",
+                timestamp: dt.datetime | None = None) -> tuple[list[RateRequest], pd.DataFrame]:
     """The requests for ``frame`` (canonical rates rows to send) and its cells with ``file``,
-    ``month`` and ``locator`` (what ``cells.parquet`` holds)."""
+    ``month`` and ``locator`` (what ``cells.parquet`` holds). ``timestamp``: the requests'
+    ``TimeStamp`` (default now)."""
     if frame.empty:
         return [], pd.DataFrame(columns=[*CELL_COLUMNS, "file", "month", "locator"])
     f = frame.reset_index(drop=True)
     compressed = compress(f)
-    requests = list(iter_requests(compressed, timestamp=dt.datetime.now(dt.UTC), spelling=spelling))
+    requests = list(iter_requests(compressed, timestamp=timestamp or dt.datetime.now(dt.UTC), spelling=spelling))
     cells = f[CELL_COLUMNS].copy()
     # the request of each cell, named once per request (not a million string joins)
     request, names = pd.factorize(pd.Series(f["hotel_code"].to_numpy(dtype=np.int64) * 1_000_000
