@@ -43,7 +43,7 @@ from workbench.writers.push import (
     not_sent_rows,
     send_rates,
 )
-from workbench.writers.request_folder import plan_folder, write_folder
+from workbench.writers.request_folder import folder_plan, write_folder
 
 PathLike = str | Path
 DRY_RUN_ROWS = 10  # requests a dry run's summary lists
@@ -255,9 +255,9 @@ def dry_run(check: RatesCheck, directory: PathLike, skip_invalid: bool = False, 
     them). ``spelling`` of the weekday flags: ``ota`` (Weds/Thur, default) or ``spec`` (Wed/Thu)."""
     _blocked(check, skip_invalid)
     mask = check.invalid_mask()
-    requests, cells = plan_folder(check.frame[~(mask | check.repeat_mask())], spelling=spelling)
-    manifest = write_folder(directory, requests, cells)
-    return DryRun(Path(directory), requests, manifest, int(mask.sum()), int(check.repeat_mask().sum()))
+    requests, cells = folder_plan(check.frame[~(mask | check.repeat_mask())], spelling=spelling)
+    written, manifest = write_folder(directory, requests, cells)
+    return DryRun(Path(directory), written, manifest, int(mask.sum()), int(check.repeat_mask().sum()))
 
 
 def push_rates(check: RatesCheck, settings: Settings, *, journal: PathLike = DEFAULT_JOURNAL,

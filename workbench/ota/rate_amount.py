@@ -126,6 +126,7 @@ def build_from_lists(hotel_code: int, starts: Sequence[str], ends: Sequence[str]
 
 
 _PLAIN = re.compile(r"[A-Za-z0-9_.:+/ -]*")  # attribute text that lxml writes as it is (no escaping)
+_DAY_TEXT: dict[tuple[int, str], str] = {}  # (weekday mask, spelling) -> ` Mon="true" ...` ("" for every day)
 
 
 def _attributes(attrs: dict[str, str]) -> str | None:
@@ -158,23 +159,32 @@ def build_bytes_from_lists(hotel_code: int, starts: Sequence[str], ends: Sequenc
         return by_lxml()
     parts = [f"<?xml version='1.0' encoding='UTF-8'?>\n<OTA_HotelRateAmountNotifRQ xmlns=\"{OTA_NS}\"{head}>"
              f'<RateAmountMessages HotelCode="{int(hotel_code)}">']
+    checked: dict[str, bool] = {}  # each distinct value is looked at once
+
+    def plain(v: str) -> bool:
+        ok = checked.get(v)
+        if ok is None:
+            ok = checked[v] = _PLAIN.fullmatch(v) is not None
+        return ok
+
     for n, (start, end, room, rate, mask, vec) in enumerate(zip(starts, ends, rooms, rates, masks, vectors,
                                                                  strict=True), start=1):
-        attrs = {"Start": start, "End": end, "RatePlanCode": str(rate), "InvTypeCode": str(room)}
-        if mask != ALL_DAYS:
-            days = _WEEKDAYS.get((mask, spelling))
-            if days is None:
-                days = _WEEKDAYS[(mask, spelling)] = weekday_attributes(mask, spelling)
-            attrs.update(days)
-        sac = _attributes(attrs)
+        rate_text, room_text = str(rate), str(room)
+        if not (plain(start) and plain(end) and plain(rate_text) and plain(room_text)):
+            return by_lxml()
+        days = _DAY_TEXT.get((mask, spelling))
+        if days is None:
+            days = _DAY_TEXT[(mask, spelling)] = "" if mask == ALL_DAYS else \
+                "".join(f' {k}="{v}"' for k, v in weekday_attributes(mask, spelling).items())
         if vec not in fragments:
             each = [_attributes(x) for x in amounts[vec]]
             fragments[vec] = None if any(e is None for e in each) else "".join(
                 f"<BaseByGuestAmt{e}/>" for e in each)
         amts = fragments[vec]
-        if sac is None or amts is None:
+        if amts is None:
             return by_lxml()
-        parts.append(f'<RateAmountMessage LocatorID="{n}"><StatusApplicationControl{sac}/><Rates><Rate>'
+        parts.append(f'<RateAmountMessage LocatorID="{n}"><StatusApplicationControl Start="{start}" End="{end}" '
+                     f'RatePlanCode="{rate_text}" InvTypeCode="{room_text}"{days}/><Rates><Rate>'
                      + (f"<BaseByGuestAmts>{amts}</BaseByGuestAmts>" if amts else "<BaseByGuestAmts/>")
                      + "</Rate></Rates></RateAmountMessage>")
     parts.append("</RateAmountMessages></OTA_HotelRateAmountNotifRQ>")

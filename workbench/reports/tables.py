@@ -5,7 +5,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pandas as pd
-from openpyxl.utils import get_column_letter
 
 SUPPORTED = (".csv", ".xlsx")
 
@@ -30,6 +29,8 @@ def write_table(frame: pd.DataFrame, path: str | Path, sheet_name: str = "data")
     for col in out.columns:  # Excel cannot store timezone-aware datetimes
         if isinstance(out[col].dtype, pd.DatetimeTZDtype):
             out[col] = out[col].dt.tz_convert("UTC").dt.tz_localize(None)
+    from openpyxl.utils import get_column_letter  # only when a workbook is written
+
     with pd.ExcelWriter(path, engine="openpyxl") as writer:
         out.to_excel(writer, sheet_name=sheet_name[:31], index=False)
         ws = writer.sheets[sheet_name[:31]]

@@ -4,16 +4,23 @@
     async with PlatformClient(Settings.from_env()) as client:
         result = await client.send("OTA_HotelRateAmountNotif", body, context=...)
 
-See docs/transport.md.
+See docs/transport.md. Names load on first use (``workbench.lazy``): a dry run, which only needs
+the operation catalogue and the send-time estimate, does not import httpx and ssl.
 """
 
-from workbench.transport.backoff import RetryPolicy, parse_retry_after
-from workbench.transport.client import PlatformClient, SendItem, basic_auth, limiter_for, ssl_context
-from workbench.transport.errors import ConfigurationError, TransportError
-from workbench.transport.limiter import SlidingWindowLimiter
-from workbench.transport.operations import OPERATIONS, SPEC_LIMITS, Operation, operation, parse_limits
-from workbench.transport.result import Attempt, Outcome, Result
-from workbench.transport.sync import SyncPlatformClient
+from typing import TYPE_CHECKING
+
+from workbench.lazy import lazy_exports
+
+_EXPORTS = {
+    "workbench.transport.backoff": ("RetryPolicy", "parse_retry_after"),
+    "workbench.transport.client": ("PlatformClient", "SendItem", "basic_auth", "limiter_for", "ssl_context"),
+    "workbench.transport.errors": ("ConfigurationError", "TransportError"),
+    "workbench.transport.limiter": ("SlidingWindowLimiter",),
+    "workbench.transport.operations": ("OPERATIONS", "SPEC_LIMITS", "Operation", "operation", "parse_limits"),
+    "workbench.transport.result": ("Attempt", "Outcome", "Result"),
+    "workbench.transport.sync": ("SyncPlatformClient",),
+}
 
 __all__ = [
     "OPERATIONS", "SPEC_LIMITS", "Attempt", "ConfigurationError", "Operation", "Outcome", "PlatformClient",
@@ -21,3 +28,14 @@ __all__ = [
     "TransportError", "basic_auth", "limiter_for", "operation", "parse_limits", "parse_retry_after",
     "ssl_context",
 ]
+
+__getattr__, __dir__ = lazy_exports(__name__, {name: module for module, names in _EXPORTS.items() for name in names})
+
+if TYPE_CHECKING:  # for type checkers and IDEs; at run time names load lazily
+    from workbench.transport.backoff import RetryPolicy, parse_retry_after
+    from workbench.transport.client import PlatformClient, SendItem, basic_auth, limiter_for, ssl_context
+    from workbench.transport.errors import ConfigurationError, TransportError
+    from workbench.transport.limiter import SlidingWindowLimiter
+    from workbench.transport.operations import OPERATIONS, SPEC_LIMITS, Operation, operation, parse_limits
+    from workbench.transport.result import Attempt, Outcome, Result
+    from workbench.transport.sync import SyncPlatformClient

@@ -16,7 +16,7 @@ import datetime as dt
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
@@ -24,13 +24,17 @@ import pandas as pd
 from workbench.aio import run_blocking
 from workbench.config import Settings
 from workbench.display import OUTCOME_TONES, Summary, Table
-from workbench.transport import ConfigurationError, PlatformClient, Result, SendItem
+from workbench.transport.errors import ConfigurationError
 from workbench.writers.attribution import attribute
 from workbench.writers.batches import RateRequest, cell_locators, iter_requests
 from workbench.writers.compress import compress
 from workbench.writers.deltas import cell_keys, changed_mask
 from workbench.writers.journal import DEFAULT_JOURNAL, Journal
 from workbench.writers.send_lock import send_lock
+
+if TYPE_CHECKING:
+    from workbench.transport.client import SendItem
+    from workbench.transport.result import Result
 
 OPERATION = "OTA_HotelRateAmountNotif"
 #: ``PushResult.rows`` and ``PushResult.not_sent``: one row per spreadsheet row
@@ -181,6 +185,8 @@ def send_planned(j: Journal, settings: Settings, target: str, requests: list[Rat
     if not requests:
         return
     from tqdm.auto import tqdm
+
+    from workbench.transport.client import PlatformClient, SendItem  # httpx: only when something is sent
 
     bar = tqdm(total=len(requests), unit="req", desc="Pushing rates", disable=not progress, leave=True)
 
