@@ -5,7 +5,9 @@
     run.manifest, run.errors, run.issues
 
 Outputs (fsspec URLs): ``OUT/<hotel>-<YYYY-MM>.xml`` per request, ``OUT/manifest.csv`` and
-``OUT/cells.parquet`` (the prices each request carries) as a one-process dry run writes them, ``OUT/issues/part-NNNNN.parquet`` per partition, and for a delta
+``OUT/cells.parquet`` (the prices each request carries: a Parquet dataset, one part per partition
+written by its worker, with the sheets' headers in its ``_common_metadata``; one process writes one
+file, and both read the same), ``OUT/issues/part-NNNNN.parquet`` per partition, and for a delta
 ``OUT/accepted.parquet`` (the journal's snapshot the workers read).
 """
 
@@ -29,16 +31,14 @@ from loaders.issues import combine
 from workbench.errors import SettingsError
 from workbench.scale.parquet import is_parquet, parquet_files, scan_hotels
 from workbench.scale.partitions import DEFAULT_SIZE, frame_partitions, parquet_partitions
-from workbench.scale.pipeline import CELL_PARTS, Job, Partition, PartResult, first_issues, run_partition
-from workbench.scale.storage import absolute, clear, concat_parquet, join, remove, remove_tree, write_bytes
-from workbench.writers.request_folder import manifest
+from workbench.scale.pipeline import CELLS, Job, Partition, PartResult, first_issues, run_partition
+from workbench.scale.storage import absolute, clear, describe_parts, join, remove, remove_tree, write_bytes
+from workbench.writers.request_folder import HEADERS_KEY, manifest
 from workbench.writers.snapshot import export_accepted
 
 if TYPE_CHECKING:
     from distributed import Client
 
-CELLS = "cells.parquet"  # the prices each request carries, for ``push requests DIR`` (and the journal)
-HEADERS_KEY = b"workbench.headers"  # the sheets' header names in cells.parquet's metadata
 #: up to this many issues the client gathers them all (reports for people can be written)
 REPORT_ISSUES = 100_000
 
@@ -215,7 +215,7 @@ def dry_run_on(client: Client, sources: Iterable[str | Path], out: str | Path, *
     out = absolute(out)
     parts = partitions(client, list(sources), size, **read)  # type: ignore[arg-type]
     clear(out, "*.xml")
-    for old in ("issues", CELL_PARTS, CELLS):
+    for old in ("issues", "cells", CELLS):  # ``cells``: the parts folder of earlier versions
         remove_tree(join(out, old))
     snapshot, accepted = None, 0
     if journal is not None and target:
@@ -228,10 +228,10 @@ def dry_run_on(client: Client, sources: Iterable[str | Path], out: str | Path, *
     done = ClusterRun(results, found, complete, out, accepted_cells=accepted)
     if done.blocked:
         remove([join(out, f) for r in results for f in r.manifest["file"]])
+        remove_tree(join(out, CELLS))
         return done
     headers = [[s, h, dict(v)] for r in results for (s, h), v in r.headers.items()]
-    concat_parquet(join(out, CELL_PARTS), join(out, CELLS), {HEADERS_KEY: json.dumps(headers).encode("utf-8")})
-    remove_tree(join(out, CELL_PARTS))
+    describe_parts(join(out, CELLS), {HEADERS_KEY: json.dumps(headers).encode("utf-8")})
     manifests = [r.manifest for r in results if len(r.manifest)]
     if manifests:
         done.manifest = pd.concat(manifests, ignore_index=True).sort_values(["hotel", "month"], kind="stable") \

@@ -6,8 +6,8 @@ platform looks at one hotel at a time (a price, a night, a room-rate, a cell, a 
 issues and requests of a partition are exactly the single-process ones of its hotels.
 
 What a partition writes (``NNNNN`` its number): ``ISSUES/part-NNNNN.parquet`` and, for a dry
-run, ``OUT/<hotel>-<YYYY-MM>.xml`` per request and ``OUT/cells/part-NNNNN.parquet`` (the prices
-they carry); it returns a small :class:`PartResult`.
+run, ``OUT/<hotel>-<YYYY-MM>.xml`` per request and ``OUT/cells.parquet/part-NNNNN.parquet`` (the
+prices they carry); it returns a small :class:`PartResult`.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ from workbench.writers.deltas import cell_keys, changed_against
 from workbench.writers.request_folder import CELL_COLUMNS, manifest, plan_folder
 from workbench.writers.snapshot import read_accepted
 
-CELL_PARTS = "cells"  # OUT/cells/part-NNNNN.parquet, joined into OUT/cells.parquet at the end
+CELLS = "cells.parquet"  # OUT/cells.parquet/part-NNNNN.parquet: one Parquet dataset, its parts written by the partitions
 #: a partition sends its issues back to the client when it has at most this many (else only the
 #: first ones and the counts: the rest are in its Parquet part)
 RETURN_ISSUES = 20_000
@@ -112,7 +112,7 @@ def run_partition(part: Partition, job: Job) -> PartResult:
         for r in requests:
             write_bytes(join(job.out, f"{r.key}.xml"), r.body)
         if len(cells):
-            write_parquet(cells, join(job.out, CELL_PARTS, f"part-{part.number:05d}.parquet"))
+            write_parquet(cells, join(job.out, CELLS, f"part-{part.number:05d}.parquet"))
         result.manifest, result.built = manifest(requests, cells), True
     result.peak_rss, result.cpu_seconds, result.process = peak_rss(), time.process_time() - cpu, os.getpid()
     return result

@@ -81,9 +81,10 @@ def remove(urls: list[str]) -> None:
     fs.rm([filesystem(u)[1] for u in urls])
 
 
-def concat_parquet(parts: str, url: str, metadata: dict[bytes, bytes] | None = None) -> int:
-    """The ``part-*.parquet`` files under ``parts`` written as one file ``url`` (one part in memory at a
-    time), with ``metadata`` in its schema; the rows written (0: no parts, and no file)."""
+def describe_parts(parts: str, metadata: dict[bytes, bytes]) -> int:
+    """Make the ``part-*.parquet`` files under ``parts`` one dataset with ``metadata``: its schema (the
+    first part's) and ``metadata`` go into ``parts/_common_metadata``, which readers use and skip as
+    data. Nothing is copied (the client never holds the cells). Returns the number of parts."""
     import pyarrow.parquet as pq
 
     fs, path = filesystem(parts)
@@ -91,20 +92,9 @@ def concat_parquet(parts: str, url: str, metadata: dict[bytes, bytes] | None = N
         if fs.isdir(path) else []
     if not names:
         return 0
-    out_fs, out_path = filesystem(url)
-    rows = 0
-    writer = None
-    with out_fs.open(out_path, "wb") as out:
-        try:
-            for name in names:
-                with fs.open(name, "rb") as f:
-                    table = pq.read_table(f)
-                if writer is None:
-                    schema = table.schema.with_metadata({**(table.schema.metadata or {}), **(metadata or {})})
-                    writer = pq.ParquetWriter(out, schema)
-                writer.write_table(table.cast(writer.schema))
-                rows += table.num_rows
-        finally:
-            if writer is not None:
-                writer.close()
-    return rows
+    with fs.open(names[0], "rb") as f:
+        schema = pq.read_schema(f)
+    schema = schema.with_metadata({**(schema.metadata or {}), **metadata})
+    with fs.open(posixpath.join(path, "_common_metadata"), "wb") as out:
+        pq.write_metadata(schema, out)
+    return len(names)

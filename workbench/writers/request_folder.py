@@ -7,7 +7,8 @@ What the folder holds:
 - ``manifest.csv``: one row per request: ``file, hotel, month, messages, cells, source_rows``;
 - ``cells.parquet``: every price the requests carry, in the canonical rates columns plus ``file``
   (its request) and ``locator`` (the ``LocatorID`` of the message carrying it), with the sheets'
-  header names in the file's metadata. A sender journals these exactly as ``push rates`` does,
+  header names in the file's metadata. The Dask engine writes it as a folder of parts (a Parquet
+  dataset, one part per partition, the header names in its ``_common_metadata``): read the same way. A sender journals these exactly as ``push rates`` does,
   so answers are traced to the spreadsheet rows and the accepted prices feed later deltas.
 
 ``source_rows`` is computed for every request at once (one sort over the cells, the row ranges
@@ -36,7 +37,7 @@ MANIFEST_COLUMNS = ["file", "hotel", "month", "messages", "cells", "source_rows"
 CELL_COLUMNS = ["hotel_code", "inv_type_code", "rate_plan_code", "date", "number_of_guests", "amount_type",
                 "amount_minor", "amount_scale", "decimal_places", "currency_code", "source", "sheet", "row",
                 "amount_column"]
-_HEADERS_KEY = b"workbench.headers"
+HEADERS_KEY = b"workbench.headers"
 
 
 @dataclass
@@ -164,7 +165,7 @@ def _write_cells(out: Path, cells: pd.DataFrame) -> pd.Series:
     table = pa.Table.from_pandas(plain, preserve_index=False)
     headers = [[s, h, dict(v)] for (s, h), v in cells.attrs.get("headers", {}).items()]
     table = table.replace_schema_metadata({**(table.schema.metadata or {}),
-                                           _HEADERS_KEY: json.dumps(headers).encode("utf-8")})
+                                           HEADERS_KEY: json.dumps(headers).encode("utf-8")})
     pq.write_table(table, out / CELLS)
     return source_rows(cells)
 
@@ -188,11 +189,13 @@ def read_folder(directory: str | Path) -> RequestFolder:
     if missing:
         raise InputError(f"`{out / MANIFEST}` lacks the column(s) {', '.join(f'`{c}`' for c in missing)}: "
                          "write the folder again with `push rates --dry-run`.")
-    if not (out / CELLS).is_file():
+    if not (out / CELLS).exists():
         raise InputError(f"`{out}` has no {CELLS} (the prices each request carries, which the journal needs): "
                          "write the folder again with `push rates --dry-run`.")
     table = pq.read_table(out / CELLS)
-    raw_headers = (table.schema.metadata or {}).get(_HEADERS_KEY, b"[]")
+    described = out / CELLS / "_common_metadata"  # a folder of parts (the Dask engine) says it there
+    schema = pq.read_schema(described) if described.is_file() else table.schema
+    raw_headers = (schema.metadata or {}).get(HEADERS_KEY, b"[]")
     headers = {(s, h): v for s, h, v in json.loads(raw_headers)}
     cells = table.to_pandas()
     cells = cells.sort_values("file", kind="stable").reset_index(drop=True)

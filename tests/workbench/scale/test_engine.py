@@ -44,6 +44,29 @@ def test_csv_files_give_the_single_process_results(client, tmp_path: Path, size:
                                   .reset_index(drop=True), check_dtype=False)
 
 
+def test_the_cluster_folder_reads_back_as_the_single_process_folder(client, tmp_path: Path) -> None:
+    """``cells.parquet`` is a folder of parts written by the workers (never joined on the client):
+    ``push requests`` reads the same cells, requests and sheet headers from it as from one process's file."""
+    from workbench.writers.request_folder import read_folder
+
+    files = [tmp_path / "rates.csv"]
+    random_rates(5, hotels=5).to_csv(files[0], index=False)
+    _single(files, tmp_path / "single")
+    dry_run_on(client, files, tmp_path / "dask", as_of=AS_OF, skip_invalid=True, size=2, progress=False)
+    parts = sorted(p.name for p in (tmp_path / "dask" / "cells.parquet").iterdir())
+    assert parts[0] == "_common_metadata" and len(parts) == 1 + 3  # 5 hotels in partitions of 2
+    dask, single = read_folder(tmp_path / "dask"), read_folder(tmp_path / "single")
+    assert dask.headers == single.headers and dask.headers
+    assert {f: b - a for f, (a, b) in dask.spans.items()} == {f: b - a for f, (a, b) in single.spans.items()}
+    assert [(r.key, r.messages, r.cells) for r in dask.requests] == [(r.key, r.messages, r.cells) for r in single.requests]
+
+    def ordered(cells: pd.DataFrame) -> pd.DataFrame:
+        out = cells.assign(file=cells["file"].astype(str), month=cells["month"].astype(str))
+        return out.sort_values(["file", "locator", "row", "amount_column", "date"]).reset_index(drop=True)
+
+    pd.testing.assert_frame_equal(ordered(dask.cells), ordered(single.cells), check_dtype=False)
+
+
 def _as_parquet(frame: pd.DataFrame, path: Path, row_group: int) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     pq.write_table(pa.Table.from_pandas(frame, preserve_index=False), path, row_group_size=row_group)
