@@ -103,24 +103,25 @@ def reference(root: Path, out: Path, size: int) -> dict:
 
 
 def on_cluster(root: Path, out: Path, size: int, workers: int) -> dict:
-    from distributed import Client, LocalCluster
-
     from workbench.scale import dry_run_on
+    from workbench.scale.engine import cluster
 
     t0 = time.perf_counter()
-    with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=":0",
-                      silence_logs=40) as cluster, Client(cluster) as client:
+    with cluster(workers=workers) as client:  # the LocalCluster the CLI starts
         client.run(importlib.import_module, "workbench.scale.pipeline")  # as the reference imports it before timing
         started = time.perf_counter() - t0
         start = time.perf_counter()
         run = dry_run_on(client, [str(root)], str(out), as_of=AS_OF, size=size, progress=False)
         seconds = time.perf_counter() - start
     cpu: dict[int, float] = {}
+    busy: dict[int, float] = {}
     for p in run.parts:
         cpu[p.process] = cpu.get(p.process, 0.0) + p.cpu_seconds
+        busy[p.process] = busy.get(p.process, 0.0) + p.seconds
     return {"seconds": seconds, "cluster_start": started, "rows": run.rows, "requests": len(run.manifest),
             "peak_rss_max": max(p.peak_rss for p in run.parts), "partitions": len(run.parts),
-            "cpu": sum(cpu.values()), "cpu_busiest_worker": max(cpu.values())}
+            "cpu": sum(cpu.values()), "cpu_busiest_worker": max(cpu.values()),
+            "busy_share": min(busy.values()) / seconds}  # the least busy worker's time in partitions / the run
 
 
 def main() -> None:

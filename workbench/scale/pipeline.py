@@ -84,13 +84,14 @@ class PartResult:
     valid_rows: int = 0              # rows a push would consider (before the delta)
     peak_rss: int = 0                # bytes, the worker process's peak so far
     cpu_seconds: float = 0.0         # CPU time this partition took (its process's, all threads)
+    seconds: float = 0.0             # wall-clock time this partition took
     process: int = 0                 # the id of the process that ran it
     headers: dict = field(default_factory=dict)  # the sheets' header names, per (source, sheet)
 
 
 def run_partition(part: Partition, job: Job) -> PartResult:
     """Load, check and (for a dry run) build and write one partition."""
-    cpu = time.process_time()
+    cpu, wall = time.process_time(), time.perf_counter()
     frame, load_issues = part.load()
     issues = validate_rates(frame, registry=job.registry, as_of=job.as_of, fx=job.fx, load_issues=load_issues)
     check = RatesCheck(frame, issues, job.registry, job.as_of)
@@ -115,6 +116,7 @@ def run_partition(part: Partition, job: Job) -> PartResult:
             write_parquet(cells, join(job.out, CELLS, f"part-{part.number:05d}.parquet"))
         result.manifest, result.built = manifest(requests, cells), True
     result.peak_rss, result.cpu_seconds, result.process = peak_rss(), time.process_time() - cpu, os.getpid()
+    result.seconds = time.perf_counter() - wall
     return result
 
 
