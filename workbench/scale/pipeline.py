@@ -25,7 +25,7 @@ from loaders import Loaded, Registry
 from loaders.issues import empty_issues
 from workbench.flows.rates import RatesCheck
 from workbench.scale.parquet import FileSlice, concat_loaded, read_slice
-from workbench.scale.storage import join, write_bytes, write_parquet
+from workbench.scale.storage import join, write_files, write_parquet
 from workbench.writers.batches import RateRequest
 from workbench.writers.deltas import cell_keys, changed_against
 from workbench.writers.request_folder import CELL_COLUMNS, manifest, plan_folder
@@ -110,8 +110,7 @@ def run_partition(part: Partition, job: Job) -> PartResult:
         if job.accepted is not None and len(valid):
             valid = valid[changed(valid, job.accepted)]
         requests, cells = build(valid, job)
-        for r in requests:
-            write_bytes(join(job.out, f"{r.key}.xml"), r.body)
+        write_files(job.out, ((f"{r.key}.xml", r.body) for r in requests))
         if len(cells):
             write_parquet(cells, join(job.out, CELLS, f"part-{part.number:05d}.parquet"))
         result.manifest, result.built = manifest(requests, cells), True

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 import posixpath
+from collections.abc import Iterable
 from pathlib import Path
 
 import fsspec
@@ -38,6 +39,14 @@ def write_bytes(url: str, data: bytes) -> None:
     fs.makedirs(posixpath.dirname(path) or ".", exist_ok=True)
     with fs.open(path, "wb") as f:
         f.write(data)
+
+
+def write_files(folder: str, files: Iterable[tuple[str, bytes]]) -> None:
+    """Write each ``(name, data)`` into ``folder`` with one call to the filesystem (fsspec's ``pipe``:
+    object stores send them concurrently; a local folder is looked up and made once)."""
+    fs, path = filesystem(folder)
+    fs.makedirs(path, exist_ok=True)
+    fs.pipe({posixpath.join(path, name): data for name, data in files})
 
 
 def write_parquet(frame: pd.DataFrame, url: str) -> None:
