@@ -176,12 +176,16 @@ def run(client: Client, parts: list[Partition], job: Job, progress: bool = True)
     futures = client.map(run_partition, parts, job=job, pure=False)
     done: list[PartResult] = []
     with tqdm(total=len(futures), unit="partition", desc="Partitions", disable=not progress) as bar:
-        for future in as_completed(futures):
-            result = future.result()
-            done.append(result)
-            bar.update(1)
-            if result.errors:
-                bar.set_postfix_str(f"errors so far: {sum(r.errors for r in done):,}")
+        try:
+            for future in as_completed(futures):
+                result = future.result()  # a partition that failed (not its data: the code) raises here
+                done.append(result)
+                bar.update(1)
+                if result.errors:
+                    bar.set_postfix_str(f"errors so far: {sum(r.errors for r in done):,}")
+        except BaseException:
+            client.cancel(futures)  # the others stop now, on a shared cluster too
+            raise
     return sorted(done, key=lambda r: r.number)
 
 

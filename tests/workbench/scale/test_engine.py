@@ -176,3 +176,25 @@ def same_requests_as(folder: Path, expected: dict[str, bytes]) -> None:
     assert sorted(p.name for p in folder.glob("*.xml")) == sorted(expected)
     for name, body in expected.items():
         assert without_timestamp((folder / name).read_bytes()) == without_timestamp(body), name
+
+
+def test_a_partition_that_fails_stops_the_others(client, tmp_path: Path) -> None:
+    """A file gone between the scan and the read fails its partition on a worker: the run raises
+    that error and the partitions not yet done are cancelled on the cluster (none left behind)."""
+    import time
+
+    from workbench.scale.engine import make_job, run
+    from workbench.scale.parquet import parquet_files, scan_hotels
+    from workbench.scale.partitions import parquet_partitions
+
+    for i in range(6):
+        _as_parquet(random_rates(20 + i, hotels=3, first=3 * i), tmp_path / "ds" / f"r{i}.parquet", row_group=100)
+    parts = parquet_partitions([scan_hotels(f) for f in parquet_files(str(tmp_path / "ds"))], 1)
+    (tmp_path / "ds" / "r0.parquet").unlink()
+    with pytest.raises(FileNotFoundError) as failed:
+        run(client, parts, make_job(None, AS_OF, None), progress=False)
+    assert "r0.parquet" in str(failed.value)
+    deadline = time.monotonic() + 10
+    while client.run_on_scheduler(lambda dask_scheduler: len(dask_scheduler.tasks)) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert client.run_on_scheduler(lambda dask_scheduler: len(dask_scheduler.tasks)) == 0
