@@ -33,18 +33,22 @@ class Distinct:
 
     codes: np.ndarray  # one per row: the position of its value in ``values``, -1 when blank
     values: pd.Series  # one per distinct text (RangeIndex), or what was derived from each
+    column: pd.Series | None = None  # the column read (string), and its distinct texts
+    texts: pd.Series | None = None
 
     @classmethod
     def of(cls, column: pd.Series) -> Distinct:
-        codes, uniques = pd.factorize(column.astype("string"), use_na_sentinel=True)
-        return cls(codes, pd.Series(uniques, dtype="string"))
+        column = column.astype("string")
+        codes, uniques = pd.factorize(column, use_na_sentinel=True)
+        texts = pd.Series(uniques, dtype="string")
+        return cls(codes, texts, column, texts)
 
     def blank(self) -> np.ndarray:
         return self.codes < 0
 
     def derived(self, values: pd.Series) -> Distinct:
         """The same rows, each distinct text replaced by ``values`` (one per distinct text)."""
-        return Distinct(self.codes, values.reset_index(drop=True))
+        return Distinct(self.codes, values.reset_index(drop=True), self.column, self.texts)
 
     def rows(self, per_value: np.ndarray | pd.Series, fill: object) -> np.ndarray:
         """``per_value`` (one per distinct text) for each row as a NumPy array, ``fill`` for blank rows."""
@@ -52,8 +56,11 @@ class Distinct:
         return np.concatenate([v, np.array([fill], dtype=v.dtype)])[self.codes]
 
     def take(self, per_value: pd.Series, index: pd.Index) -> pd.Series:
-        """``per_value`` for each row, NA for blank rows, keeping its dtype."""
-        return pd.Series(per_value.array.take(self.codes, allow_fill=True), index=index)
+        """``per_value`` for each row, NA for blank rows, keeping its dtype (the column read itself
+        when ``per_value`` are its own texts: codes and currencies are mostly written as sent)."""
+        if self.column is not None and self.texts is not None and per_value.equals(self.texts):
+            return self.column.set_axis(index)
+        return pd.Series(per_value.array.take(self.codes, allow_fill=True), index=index, copy=False)
 
     def at(self, position: int) -> object:
         code = self.codes[position]
@@ -186,7 +193,7 @@ def type_cells(s: RateSheet, cells: pd.DataFrame, layout: str) -> tuple[pd.DataF
         amount_ok &= ~(~dp_text.blank() & ~dp_given)
     ok &= amount_ok
     minor, scale = amount_text.take(amounts["minor"], index), amount_text.take(amounts["scale"], index)
-    value = pd.Series(amount_text.rows(amounts["value"], np.nan), index=index)
+    value = pd.Series(amount_text.rows(amounts["value"], np.nan), index=index, copy=False)
     has_dp = dp_given & amount_ok
     if has_dp.any():  # 8550 with DecimalPlaces=2 is 85.50
         has = pd.Series(has_dp, index=index)
@@ -202,19 +209,19 @@ def type_cells(s: RateSheet, cells: pd.DataFrame, layout: str) -> tuple[pd.DataF
         date_text = Distinct.of(cells["date"])
         required("date", date_text, "the night (Date)")
         date_values, err = norm.parse_dates(date_text.values)
-        dates = pd.Series(date_text.rows(date_values, np.datetime64("NaT")), index=index)
+        dates = pd.Series(date_text.rows(date_values, np.datetime64("NaT")), index=index, copy=False)
         bad = date_text.rows(err.notna(), False)
         s.flag(bad, rows, s.col("date"), date_text, "not_a_date", date_text.derived(err))
         ok &= ~bad
     elif layout == "wide":
-        dates = pd.Series(cells["date_value"].to_numpy(), index=index)
+        dates = pd.Series(cells["date_value"].to_numpy(), index=index, copy=False)
     out = pd.DataFrame({
         "hotel_code": hotel, "inv_type_code": codes["inv_type_code"], "rate_plan_code": codes["rate_plan_code"],
         "number_of_guests": guests, "amount": value, "amount_minor": minor, "amount_scale": scale,
         "amount_type": cells["amount_type"], "decimal_places": dp, "currency_code": currency,
-        "source": _repeated(s.raw.source, index), "sheet": _repeated(s.raw.sheet, index), "row": rows,
+        "source": repeated(s.raw.source, index), "sheet": repeated(s.raw.sheet, index), "row": rows,
         "amount_column": cells["amount_column"],
-    })
+    }, copy=False)
     if layout == "range":
         return expand_ranges(s, cells, out, ok)
     out.insert(3, "date", dates)
@@ -223,9 +230,13 @@ def type_cells(s: RateSheet, cells: pd.DataFrame, layout: str) -> tuple[pd.DataF
     return _typed(out[ok]), _typed(out[~ok])
 
 
-def _repeated(text: str, index: pd.Index) -> pd.Series:
-    """``text`` on every row, as an Arrow string column (no million Python objects)."""
-    return pd.Series(pd.arrays.ArrowStringArray(pa.repeat(pa.scalar(text, pa.string()), len(index))), index=index)
+def repeated(text: str, index: pd.Index) -> pd.Series:
+    """``text`` on every row, as a string column built from its Arrow buffers (no million Python
+    objects, no per-row work: a source or sheet name, or the one amount column of a sheet)."""
+    n, data = len(index), text.encode()
+    offsets = np.arange(n + 1, dtype=np.int64) * len(data)
+    arr = pa.LargeStringArray.from_buffers(n, pa.py_buffer(offsets), pa.py_buffer(data * n))
+    return pd.Series(pd.arrays.ArrowStringArray(arr), index=index, copy=False)
 
 
 def _currency_clash(amount_text: Distinct, marks: pd.Series, currency_text: Distinct, currency_values: pd.Series,
@@ -268,7 +279,7 @@ def _optional_ints(s: RateSheet, cells: pd.DataFrame, name: str, what: str, ok: 
     if name not in cells:
         n = len(cells)
         return pd.Series(pd.arrays.IntegerArray(np.zeros(n, dtype=np.int64), np.ones(n, dtype=bool)),
-                         index=cells.index), None, None
+                         index=cells.index, copy=False), None, None
     text = Distinct.of(cells[name])
     values, err = norm.parse_ints(text.values, what)
     bad = text.rows(err.notna(), False)

@@ -29,7 +29,7 @@ from loaders.errors import LoadError
 from loaders.header_rows import HEADER_SEARCH_ROWS, TableKind
 from loaders.headers import match_headers, missing_columns_error, where
 from loaders.issues import combine, issues_from_records
-from loaders.rate_cells import FIELDS, MAX_RANGE_DAYS, RateSheet, type_cells, weekday_mask
+from loaders.rate_cells import FIELDS, MAX_RANGE_DAYS, RateSheet, repeated, type_cells, weekday_mask
 from loaders.schemas import RATE_FIELDS, RATES_COLUMNS, WEEKDAY_FIELDS, WEEKDAYS, Field, empty_rates
 from loaders.sheets import RawSheet, Tables, read_tables
 from loaders.unread import attach_unread
@@ -276,6 +276,8 @@ def _pick(choices: list[str], codes: np.ndarray) -> pd.Series:
     import pyarrow as pa
     import pyarrow.compute as pc
 
-    arr = pc.take(pa.array(choices, pa.string()), pa.array(codes, pa.int32()))
-    return pd.Series(arr.to_pandas(types_mapper={pa.string(): pd.StringDtype("pyarrow")}.get), dtype="string")
+    if len(codes) and (codes == codes[0]).all():  # one amount column: the same text on every row
+        return repeated(choices[int(codes[0])], pd.RangeIndex(len(codes)))
+    arr = pc.take(pa.array(choices, pa.large_string()), pa.array(codes, pa.int32()))
+    return pd.Series(pd.arrays.ArrowStringArray(arr), copy=False)
 
