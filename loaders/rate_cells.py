@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from loaders import normalize as norm
 from loaders.schemas import RATE_FIELDS, RATES_COLUMNS, WEEKDAY_FIELDS, WEEKDAYS
@@ -39,9 +40,13 @@ class Distinct:
     @classmethod
     def of(cls, column: pd.Series) -> Distinct:
         column = column.astype("string")
-        codes, uniques = pd.factorize(column, use_na_sentinel=True)
-        texts = pd.Series(uniques, dtype="string")
-        return cls(codes, texts, column, texts)
+        data = pa.array(column.array)
+        if isinstance(data, pa.ChunkedArray):  # a Parquet dataset's row groups
+            data = data.combine_chunks()
+        encoded = pc.dictionary_encode(data)  # Arrow's hashing: int32 codes, no copies
+        codes = encoded.indices.fill_null(-1) if encoded.null_count else encoded.indices
+        texts = pd.Series(pd.arrays.ArrowStringArray(pc.cast(encoded.dictionary, pa.large_string())), copy=False)
+        return cls(codes.to_numpy(), texts, column, texts)
 
     def blank(self) -> np.ndarray:
         return self.codes < 0
@@ -53,6 +58,8 @@ class Distinct:
     def rows(self, per_value: np.ndarray | pd.Series, fill: object) -> np.ndarray:
         """``per_value`` (one per distinct text) for each row as a NumPy array, ``fill`` for blank rows."""
         v = np.asarray(per_value)
+        if v.dtype == bool and not fill and not v.any():  # a check no cell fails: the common clean file
+            return np.zeros(len(self.codes), dtype=bool)
         return np.concatenate([v, np.array([fill], dtype=v.dtype)])[self.codes]
 
     def take(self, per_value: pd.Series, index: pd.Index) -> pd.Series:
@@ -60,6 +67,10 @@ class Distinct:
         when ``per_value`` are its own texts: codes and currencies are mostly written as sent)."""
         if self.column is not None and self.texts is not None and per_value.equals(self.texts):
             return self.column.set_axis(index)
+        if isinstance(per_value.array, pd.arrays.IntegerArray):  # NumPy's take: pandas' is ~10x slower
+            numbers = self.rows(per_value.to_numpy(dtype=np.int64, na_value=0), 0)
+            blank = self.rows(per_value.isna().to_numpy(), True)
+            return pd.Series(pd.arrays.IntegerArray(numbers, blank), index=index, copy=False)
         return pd.Series(per_value.array.take(self.codes, allow_fill=True), index=index, copy=False)
 
     def at(self, position: int) -> object:
@@ -89,7 +100,8 @@ class RateSheet:
     def text(self, name: str) -> pd.Series:
         if name not in self.cols:
             return pd.Series(pd.NA, index=self.raw.body.index, dtype="string")
-        return self.raw.body[self.cols[name]].astype("string")
+        column = self.raw.body[self.cols[name]]
+        return column if column.dtype == "string" else column.astype("string")
 
     def flag(self, bad: pd.Series | np.ndarray, rows: pd.Series, column: str | pd.Series,
              values: pd.Series | Distinct, rule: str, messages: pd.Series | Distinct | str,

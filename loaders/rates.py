@@ -209,20 +209,24 @@ def _date_headers(header: Sequence[str]) -> dict[int, pd.Timestamp]:
 
 def _row_cells(s: RateSheet, layout: str) -> pd.DataFrame:
     """Long and range layouts: one cell row per sheet row."""
-    after, before = s.text("amount_after_tax"), s.text("amount_before_tax")
-    both = after.notna() & before.notna()
-    neither = after.isna() & before.isna()
+    after = s.text("amount_after_tax")
+    given = after.notna().to_numpy()
+    if "amount_before_tax" in s.cols:
+        before = s.text("amount_before_tax")
+        both, neither = given & before.notna().to_numpy(), ~given & before.isna().to_numpy()
+        amount = after.fillna(before)
+    else:  # one amount column: no column of a million blanks to compare it with
+        both, neither, amount = np.zeros(len(after), dtype=bool), ~given, after
     rows = s.raw.rows
     a_name = s.header("amount_after_tax") if "amount_after_tax" in s.cols else "AmountAfterTax"
     b_name = s.header("amount_before_tax") if "amount_before_tax" in s.cols else "AmountBeforeTax"
     s.flag(both, rows, a_name, after, "one_amount",
            f"both `{a_name}` and `{b_name}` are given: the platform takes exactly one of them; "
            "keep the one that matches the room's tax settings")
-    s.flag(neither.to_numpy() & s.not_problem(rows, a_name) & s.not_problem(rows, b_name), rows, a_name, after,
+    s.flag(neither & s.not_problem(rows, a_name) & s.not_problem(rows, b_name), rows, a_name, after,
            "missing_value", f"no price: fill in `{a_name}` (or `{b_name}`), or delete the row")
-    amount = after.fillna(before) if "amount_before_tax" in s.cols else after
-    which = np.where(after.notna().to_numpy(), 0, 1)
-    usable = ~(both | neither).to_numpy()
+    which = np.where(given, 0, 1)
+    usable = ~(both | neither)
     cells = pd.DataFrame({
         "row": rows,
         "amount_text": amount,

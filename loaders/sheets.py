@@ -382,10 +382,10 @@ def split_header(path: Path, sheet: str, table: pa.Table, first_row: int, kind: 
     for col in table.columns:
         if not pa.types.is_string(col.type) and not pa.types.is_large_string(col.type):
             col = pc.cast(col, pa.string())
-        col = pc.utf8_trim_whitespace(col)
+        col = _trimmed(col)
         empty = pc.equal(col, "")
         if pc.any(empty).as_py():  # most columns have no empty text: no copy for them
-            col = pc.if_else(empty, pa.scalar(None, pa.string()), col)
+            col = pc.if_else(empty, pa.scalar(None, col.type), col)
         cols.append(col)
         nulls = pc.is_null(col)
         blank = nulls if blank is None else pc.and_(blank, nulls)
@@ -435,6 +435,30 @@ def split_header(path: Path, sheet: str, table: pa.Table, first_row: int, kind: 
 
 
 _STRING = {pa.string(): pd.StringDtype("pyarrow"), pa.large_string(): pd.StringDtype("pyarrow")}
+
+
+def _trimmed(col: pa.ChunkedArray | pa.Array) -> pa.ChunkedArray | pa.Array:
+    """``col`` without the whitespace around its texts; ``col`` itself (no copy of a million strings)
+    when no text begins or ends with a byte that could be whitespace: numbers and dates never do."""
+    chunks = col.chunks if isinstance(col, pa.ChunkedArray) else [col]
+    if any(_edges_may_be_space(chunk) for chunk in chunks):
+        return pc.utf8_trim_whitespace(col)
+    return col
+
+
+def _edges_may_be_space(chunk: pa.Array) -> bool:
+    """Whether a text of ``chunk`` (a string array) begins or ends with an ASCII space or control
+    byte, or with any non-ASCII byte (every Unicode space is): read from the Arrow buffers."""
+    _, offsets_buffer, data_buffer = chunk.buffers()
+    if len(chunk) == 0 or data_buffer is None or offsets_buffer is None:
+        return False
+    width = np.int64 if pa.types.is_large_string(chunk.type) else np.int32
+    offsets = np.frombuffer(offsets_buffer, dtype=width)[chunk.offset: chunk.offset + len(chunk) + 1].astype(
+        np.int64, copy=False)
+    data = np.frombuffer(data_buffer, dtype=np.uint8)
+    filled = offsets[1:] > offsets[:-1]
+    edges = np.concatenate([data[offsets[:-1][filled]], data[offsets[1:][filled] - 1]])
+    return bool(((edges <= 0x20) | (edges >= 0x80)).any())
 
 
 _MIDNIGHT = re.compile(r"(?<=^\d{4}-\d{2}-\d{2})[ T]00:00:00$")

@@ -1,5 +1,6 @@
 """Typing rates cells by distinct values gives exactly what typing each row did: the same frame (values,
-dtypes, column order, headers, unread rows) and the same issues (rows, order, messages).
+dtypes, column order, headers, unread rows) and the same issues (rows, order, messages); and the header
+split, which now leaves untouched the columns with nothing to trim, still trims as Arrow does.
 
 The oracle is the per-row code as it was (``_rate_cells_reference.py``, loaded by path): each file is
 read twice by ``read_rates``, once as shipped and once with the reference typing patched in.
@@ -17,11 +18,14 @@ from pathlib import Path
 from unittest import mock
 
 import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from loaders import LoadError, read_rates
+from loaders.sheets import split_header
 from loaders.unread import unread_rows
 
 
@@ -202,3 +206,32 @@ def wide_sheets(draw: st.DrawFn) -> list[list[str]]:
 def test_random_wide_sheets_read_as_row_by_row(rows: list[list[str]]) -> None:
     with tempfile.TemporaryDirectory() as folder:
         assert_same_as_reference(_write(Path(folder), rows))
+
+
+# --- the header split leaves a column untouched when no text needs trimming --------------------------
+
+EDGE_TEXTS = ["101", " 101", "101 ", "\u00a0RO", "RO\u2009", "\t7", "7\n", "é", "ü ", "", "  ", "\u3000",
+              "2027-01-01 00:00:00", "x\u3000", "\u200b1", "1\u202f250,00", None]
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(st.lists(st.sampled_from(EDGE_TEXTS), min_size=3, max_size=3), max_size=10), st.booleans(),
+       st.integers(0, 2))
+def test_header_split_trims_as_arrow_does(rows: list[list[str | None]], large: bool, split_at: int) -> None:
+    """Body cells are Arrow's ``utf8_trim_whitespace`` of the cells, blank ones NA, blank rows dropped,
+    whether or not a column needed trimming (string or large_string, in several chunks)."""
+    kind = pa.large_string() if large else pa.string()
+    header = ["HotelCode", "InvTypeCode", "Date"]
+    table = pa.table({f"c{i}": pa.chunked_array([pa.array([h], kind), pa.array([r[i] for r in rows[:split_at]], kind),
+                                                 pa.array([r[i] for r in rows[split_at:]], kind)])
+                      for i, h in enumerate(header)})
+    raw = split_header(Path("rates.csv"), "", table, first_row=1, header_at=0)
+    assert raw is not None and raw.header == header
+    trimmed = [[None if t is None or t == "" else t
+                for t in pc.utf8_trim_whitespace(pa.array([r[i] for r in rows], pa.string())).to_pylist()]
+               for i in range(len(header))]
+    kept = [k for k in range(len(rows)) if any(col[k] is not None for col in trimmed)]
+    assert raw.rows.tolist() == [k + 2 for k in kept]
+    for i in range(len(header)):
+        assert raw.body[i].dtype == "string"
+        assert [None if pd.isna(v) else v for v in raw.body[i]] == [trimmed[i][k] for k in kept]
