@@ -261,7 +261,7 @@ def _wide_cells(s: RateSheet, date_headers: dict[int, pd.Timestamp]) -> pd.DataF
     kind = np.where(amount_type.fillna("aftertax") == "beforetax", "BeforeTax", "AfterTax")
     cells = pd.DataFrame({
         "row": s.raw.rows.to_numpy()[row_idx],
-        "amount_text": stacked.astype("string").to_numpy(),
+        "amount_text": stacked.astype("string").array,
         "amount_type": kind[row_idx],
         "amount_column": headers[col_idx],
         "ok": ~bad_type.to_numpy()[row_idx],
@@ -271,7 +271,7 @@ def _wide_cells(s: RateSheet, date_headers: dict[int, pd.Timestamp]) -> pd.DataF
     for name in ("hotel_code", "inv_type_code", "rate_plan_code", "currency_code", "number_of_guests",
                  "decimal_places"):
         if name in s.cols:
-            cells[name] = s.text(name).to_numpy()[row_idx]
+            cells[name] = s.text(name).array.take(row_idx)  # stays Arrow text: read by distinct values
     return cells.reset_index(drop=True)
 
 
