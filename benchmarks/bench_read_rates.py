@@ -8,8 +8,8 @@ Each run is a fresh process per figure, timed inside it (no interpreter start): 
 measured in the same session (e.g. ``--code /path/to/main --code .``). Medians of ``--runs``; CPU
 time (the process's own, threads included) is the figure to trust on a shared machine. Each
 ``read_rates`` process also says where its time went: the sheet read (fastexcel and the text
-columns), the header split, and the typing (``loaders.rates._read_one``), by wrapping those
-functions in the process.
+columns), the first rows read from the sheet's XML, the header split, and the typing
+(``loaders.rates._read_one``), by wrapping those functions in the process.
 
 The workbook is generated once with ``benchmarks/_rates_data.py`` under ``$TMPDIR/workbench-bench``.
 """
@@ -38,7 +38,7 @@ print(json.dumps({"wall": time.perf_counter() - t0, "cpu": time.process_time() -
 READ_RATES = """
 import json, sys, time
 import loaders
-from loaders import rates, sheets, workbooks
+from loaders import rates, sheets, workbooks, xlsx_xml
 stages = {}
 def timed(module, name, stage):
     inner = getattr(module, name)
@@ -49,11 +49,15 @@ def timed(module, name, stage):
         finally:
             stages[stage] = stages.get(stage, 0.0) + time.process_time() - c0
     setattr(module, name, wrapper)
-timed(workbooks, "load_typed", "fastexcel + text columns")
+timed(workbooks, "load_typed", "load_typed")
+timed(workbooks, "as_text", "text columns (as_text)")
+timed(xlsx_xml, "first_rows", "first rows (xlsx_xml)")
 timed(sheets, "split_header", "header split")
 timed(rates, "_read_one", "typing")
 t0, c0 = time.perf_counter(), time.process_time()
 frame, issues = loaders.read_rates(sys.argv[1])
+stages = {"fastexcel (load_sheet, to_arrow_with_errors)": stages.pop("load_typed") - stages["text columns (as_text)"],
+          **stages}
 print(json.dumps({"wall": time.perf_counter() - t0, "cpu": time.process_time() - c0, "rows": len(frame),
                   "issues": len(issues), "stages": stages, "code": loaders.__file__}))
 """
@@ -102,11 +106,12 @@ def main() -> None:
     for code, runs in reads.items():
         cpu, wall = _median(runs, "cpu"), _median(runs, "wall")
         stages = {k: statistics.median(r["stages"].get(k, 0.0) for r in runs) for k in runs[0]["stages"]}
+        rest = statistics.median(r["cpu"] - sum(r["stages"].values()) for r in runs)
         print(f"read_rates [{code}]: {cpu:.2f} s CPU ({cpu / raw_cpu:.2f}x raw) / {wall:.2f} s wall "
               f"({wall / raw_wall:.2f}x raw); CPU runs {_listed(runs)}; "
               f"{runs[0]['rows']:,} rows, {runs[0]['issues']} issues")
         print("    stages (CPU, median): " + ", ".join(f"{k} {v:.2f} s" for k, v in stages.items())
-              + f", rest {cpu - sum(stages.values()):.2f} s")
+              + f", rest {rest:.2f} s")
 
 
 if __name__ == "__main__":
