@@ -235,3 +235,24 @@ def test_header_split_trims_as_arrow_does(rows: list[list[str | None]], large: b
     for i in range(len(header)):
         assert raw.body[i].dtype == "string"
         assert [None if pd.isna(v) else v for v in raw.body[i]] == [trimmed[i][k] for k in kept]
+
+
+RANGE_ALPHABET = {"Start": ["2027-01-01", "2027-01-05", "", "2027-02-30", "46388"],
+                  "End": ["2027-01-03", "2027-01-01", "", "x", "2027-01-05"],
+                  "Mon": ["", "1", "0", "x"], "Sat": ["", "1", "no"]}
+
+
+@st.composite
+def range_sheets(draw: st.DrawFn) -> list[list[str]]:
+    header = ["HotelCode", "InvTypeCode", "RatePlanCode", "Start", "End", "Mon", "Sat", "AmountAfterTax",
+              "CurrencyCode"]
+    alphabet = {**ALPHABET, **RANGE_ALPHABET}
+    n = draw(st.integers(1, 8))
+    return [header] + [[draw(st.sampled_from(alphabet[h])) for h in header] for _ in range(n)]
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(range_sheets())
+def test_random_range_sheets_read_as_row_by_row(rows: list[list[str]]) -> None:
+    with tempfile.TemporaryDirectory() as folder:
+        assert_same_as_reference(_write(Path(folder), rows))
