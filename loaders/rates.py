@@ -30,7 +30,7 @@ from loaders.errors import LoadError
 from loaders.header_rows import HEADER_SEARCH_ROWS, TableKind
 from loaders.headers import match_headers, missing_columns_error, where
 from loaders.issues import combine, issues_from_records
-from loaders.rate_cells import FIELDS, MAX_RANGE_DAYS, RateSheet, type_cells, weekday_mask
+from loaders.rate_cells import FIELDS, MAX_RANGE_DAYS, RateSheet, repeated, type_cells, weekday_mask
 from loaders.schemas import RATE_FIELDS, RATES_COLUMNS, WEEKDAY_FIELDS, WEEKDAYS, Field, empty_rates
 from loaders.sheets import RawSheet, Tables, arrow_sheet, read_tables
 from loaders.unread import attach_unread
@@ -225,20 +225,24 @@ def _date_headers(header: Sequence[str]) -> dict[int, pd.Timestamp]:
 
 def _row_cells(s: RateSheet, layout: str) -> pd.DataFrame:
     """Long and range layouts: one cell row per sheet row."""
-    after, before = s.text("amount_after_tax"), s.text("amount_before_tax")
-    both = after.notna() & before.notna()
-    neither = after.isna() & before.isna()
+    after = s.text("amount_after_tax")
+    given = after.notna().to_numpy()
+    if "amount_before_tax" in s.cols:
+        before = s.text("amount_before_tax")
+        both, neither = given & before.notna().to_numpy(), ~given & before.isna().to_numpy()
+        amount = after.fillna(before)
+    else:  # one amount column: no column of a million blanks to compare it with
+        both, neither, amount = np.zeros(len(after), dtype=bool), ~given, after
     rows = s.raw.rows
     a_name = s.header("amount_after_tax") if "amount_after_tax" in s.cols else "AmountAfterTax"
     b_name = s.header("amount_before_tax") if "amount_before_tax" in s.cols else "AmountBeforeTax"
     s.flag(both, rows, a_name, after, "one_amount",
            f"both `{a_name}` and `{b_name}` are given: the platform takes exactly one of them; "
            "keep the one that matches the room's tax settings")
-    s.flag(neither.to_numpy() & s.not_problem(rows, a_name) & s.not_problem(rows, b_name), rows, a_name, after,
+    s.flag(neither & s.not_problem(rows, a_name) & s.not_problem(rows, b_name), rows, a_name, after,
            "missing_value", f"no price: fill in `{a_name}` (or `{b_name}`), or delete the row")
-    amount = after.fillna(before) if "amount_before_tax" in s.cols else after
-    which = np.where(after.notna().to_numpy(), 0, 1)
-    usable = ~(both | neither).to_numpy()
+    which = np.where(given, 0, 1)
+    usable = ~(both | neither)
     cells = pd.DataFrame({
         "row": rows,
         "amount_text": amount,
@@ -273,7 +277,7 @@ def _wide_cells(s: RateSheet, date_headers: dict[int, pd.Timestamp]) -> pd.DataF
     kind = np.where(amount_type.fillna("aftertax") == "beforetax", "BeforeTax", "AfterTax")
     cells = pd.DataFrame({
         "row": s.raw.rows.to_numpy()[row_idx],
-        "amount_text": stacked.astype("string").to_numpy(),
+        "amount_text": stacked.astype("string").array,
         "amount_type": kind[row_idx],
         "amount_column": headers[col_idx],
         "ok": ~bad_type.to_numpy()[row_idx],
@@ -283,7 +287,7 @@ def _wide_cells(s: RateSheet, date_headers: dict[int, pd.Timestamp]) -> pd.DataF
     for name in ("hotel_code", "inv_type_code", "rate_plan_code", "currency_code", "number_of_guests",
                  "decimal_places"):
         if name in s.cols:
-            cells[name] = s.text(name).to_numpy()[row_idx]
+            cells[name] = s.text(name).array.take(row_idx)  # stays Arrow text: read by distinct values
     return cells.reset_index(drop=True)
 
 
@@ -292,6 +296,8 @@ def _pick(choices: list[str], codes: np.ndarray) -> pd.Series:
     import pyarrow as pa
     import pyarrow.compute as pc
 
-    arr = pc.take(pa.array(choices, pa.string()), pa.array(codes, pa.int32()))
-    return pd.Series(arr.to_pandas(types_mapper={pa.string(): pd.StringDtype("pyarrow")}.get), dtype="string")
+    if len(codes) and (codes == codes[0]).all():  # one amount column: the same text on every row
+        return repeated(choices[int(codes[0])], pd.RangeIndex(len(codes)))
+    arr = pc.take(pa.array(choices, pa.large_string()), pa.array(codes, pa.int32()))
+    return pd.Series(pd.arrays.ArrowStringArray(arr), copy=False)
 

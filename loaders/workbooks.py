@@ -82,7 +82,7 @@ def load_typed(reader: object, name: str, header_index: int, text_names: Sequenc
         redo = {p for p in mismatched | coerced if not _is_text(table.column(p).type)}
         if not redo:
             body = pa.table({f"c{i}": as_text(col) for i, col in enumerate(table.columns)})
-            head = pa.table({f"c{i}": pa.array([h or None], pa.string()) for i, h in enumerate(header)})
+            head = pa.table({f"c{i}": pa.array([h or None], body.column(i).type) for i, h in enumerate(header)})
             return SheetTable(pa.concat_tables([head, body]), header_index, errors)
         dtypes.update({p: "string" for p in redo})
     return None
@@ -178,7 +178,7 @@ def _excel_digits(col: pa.ChunkedArray) -> pa.ChunkedArray:
 
 def _by_distinct(values: np.ndarray, fmt: Callable[[object], str]) -> pa.Array:
     codes, uniques = pd.factorize(values, use_na_sentinel=True)
-    texts = pa.array([fmt(v) for v in uniques], pa.string())
+    texts = pa.array([fmt(v) for v in uniques], pa.large_string())  # what pandas' string columns hold: no cast
     return pc.take(texts, pa.array(codes.astype(np.int32), mask=codes < 0))  # -1 (blank) -> null
 
 
