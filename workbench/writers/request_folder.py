@@ -135,21 +135,31 @@ def manifest(requests: list[RateRequest], cells: pd.DataFrame, rows: pd.Series |
 
 def write_folder(directory: str | Path, requests: Iterable[RateRequest],
                  cells: pd.DataFrame) -> tuple[list[RateRequest], pd.DataFrame]:
-    """Write the requests, ``manifest.csv`` and ``cells.parquet`` (old ``.xml`` files are removed
-    first); returns the requests written and the manifest. ``requests`` may be built as they are
-    taken (:func:`folder_plan`).
+    """Write the requests, ``manifest.csv`` and ``cells.parquet``; returns the requests written and
+    the manifest. ``requests`` may be built as they are taken (:func:`folder_plan`).
 
-    One thread, one file after the other: with a second thread (writing ``cells.parquet``, or more
-    request files) each of the thousands of small writes waits for the interpreter on its way back
-    (measured: 3.1 s instead of 0.6 s for 3,900 files and 1M cells)."""
+    Writing into a folder written before: its ``manifest.csv`` and ``cells.parquet`` go first (an
+    interrupted write leaves a folder ``push requests`` refuses, never old and new requests under one
+    manifest); request files of the same name are overwritten in place and the old ones no longer
+    wanted are removed at the end. (Removing thousands of files and creating as many at once costs
+    ext4 ~0.5 ms of kernel time per new file for minutes: it skips recently freed inodes; measured
+    0.15 s -> 1.8 s for 3,900 files.)
+
+    One thread, one file after the other: thousands of small writes from several threads fight over
+    the interpreter (measured: 4 threads 0.48 s, one 0.23 s)."""
     out = Path(directory)
     out.mkdir(parents=True, exist_ok=True)
-    for old in out.glob("*.xml"):
-        old.unlink()
+    for stale in (out / MANIFEST, out / CELLS):
+        stale.unlink(missing_ok=True)
+    old = {p.name for p in out.glob("*.xml")}
     written = []
     for r in requests:
-        (out / f"{r.key}.xml").write_bytes(r.body)
+        name = f"{r.key}.xml"
+        (out / name).write_bytes(r.body)
+        old.discard(name)
         written.append(r)
+    for name in old:
+        (out / name).unlink()
     listed = manifest(written, cells, _write_cells(out, cells))
     listed.to_csv(out / MANIFEST, index=False)
     return written, listed

@@ -273,3 +273,38 @@ def test_a_folder_with_nothing_to_send_sends_nothing(tmp_path: Path) -> None:
     env.write_text("WORKBENCH_BASE_URL=https://127.0.0.1:9\n")  # nothing listens there: nothing may be sent
     result = send_folder(tmp_path / "out", Settings.from_file(env), journal=tmp_path / "j.sqlite", progress=False)
     assert result.ok and result.requests.empty and result.cells_total == 0
+
+
+def test_a_second_dry_run_into_the_same_folder_leaves_only_its_own_requests(tmp_path: Path) -> None:
+    """Files of the same name are overwritten, the ones the new run does not write are removed, and
+    the manifest and cells are the new run's."""
+    from workbench.writers.request_folder import write_folder
+
+    _, out = _folder(tmp_path)
+    first = set(pd.read_csv(out / "manifest.csv")["file"])
+    frame = check_rates(tmp_path / "prices.csv", as_of=AS_OF).frame
+    first_month = frame[frame["date"] < frame["date"].min() + pd.offsets.MonthBegin(1)]
+    kept = first_month.assign(amount_minor=first_month["amount_minor"] + 1, amount=first_month["amount"] + 0.01)
+    requests, cells = plan_folder(kept)
+    write_folder(out, requests, cells)
+    again = read_folder(out)
+    assert {p.name for p in out.glob("*.xml")} == set(again.manifest["file"]) == {f"{r.key}.xml" for r in requests}
+    assert set(again.manifest["file"]) < first
+    assert [r.body for r in again.requests] == [r.body for r in requests]  # overwritten with the new prices
+    assert len(again.cells) == len(kept)
+
+
+def test_an_interrupted_dry_run_leaves_a_folder_push_requests_refuses(tmp_path: Path) -> None:
+    from workbench.writers.request_folder import write_folder
+
+    _, out = _folder(tmp_path)
+    requests, cells = plan_folder(check_rates(tmp_path / "prices.csv", as_of=AS_OF).frame)
+
+    def broken():
+        yield requests[0]
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        write_folder(out, broken(), cells)
+    with pytest.raises(InputError, match="has no manifest.csv"):
+        read_folder(out)
