@@ -16,6 +16,10 @@ Figures: wall clock and the ratio (reference / cluster); CPU time of the referen
 worker (their ratio is the speed-up on cores nobody else uses: on a shared machine the wall clock
 depends on the other processes); the peak RSS of the reference process and of
 each worker process (ru_maxrss), and the load average before each run.
+
+Every output folder is kept until the end of the script: on ext4, creating many files within
+minutes of removing many costs seconds of kernel time per thousand files (it skips recently freed
+inodes while looking for one), which would be charged to whichever side runs next.
 """
 
 from __future__ import annotations
@@ -131,23 +135,32 @@ def main() -> None:
     parser.add_argument("--size", type=int, default=50, help="hotels per partition")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--reference-only", metavar="ROOT", help=argparse.SUPPRESS)
+    parser.add_argument("--out", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.reference_only:  # the reference in a fresh process, so its peak memory is its own
-        with tempfile.TemporaryDirectory() as tmp:
-            print(json.dumps(reference(Path(args.reference_only), Path(tmp), args.size)))
+        print(json.dumps(reference(Path(args.reference_only), Path(args.out), args.size)))
         return
+    work = Path(tempfile.mkdtemp(prefix="workbench-scale-"))
+    try:
+        measure(args, work)
+    finally:  # only now: see the module's docstring
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def measure(args: argparse.Namespace, work: Path) -> None:
     for cells in args.cells:
         root = dataset(cells)
         total = int((root / "_done").read_text())
         refs, runs = [], []
         for _ in range(args.runs):
             before = load()
-            done = subprocess.run([sys.executable, __file__, "--reference-only", str(root), "--size", str(args.size)],
+            out = work / f"{cells}-{len(refs)}"
+            done = subprocess.run([sys.executable, __file__, "--reference-only", str(root), "--size", str(args.size),
+                                   "--out", str(out / "one")],
                                   capture_output=True, text=True, check=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
             refs.append({**json.loads(done.stdout.strip().splitlines()[-1]), "load": before})
             before = load()
-            with tempfile.TemporaryDirectory() as tmp:
-                runs.append({**on_cluster(root, Path(tmp), args.size, args.workers), "load": before})
+            runs.append({**on_cluster(root, out / "cluster", args.size, args.workers), "load": before})
         ref_s = statistics.median(r["seconds"] for r in refs)
         run_s = statistics.median(r["seconds"] for r in runs)
         ref_cpu = statistics.median(r["cpu"] for r in refs)
