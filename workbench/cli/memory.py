@@ -1,0 +1,45 @@
+"""Memory settings for the commands that read a million rows in one go (``validate rates``,
+``push rates``): freed memory is kept for the next array instead of being handed back to the
+system and faulted in again, page by page.
+
+Reading, checking and writing 1,000,000 prices allocates and frees arrays of a few MB hundreds of
+times. By default glibc gives every block above 128 KiB its own ``mmap`` and returns it on free,
+and Arrow's allocator (mimalloc) returns its pages too, so each new array is faulted in again: about
+290,000 page faults, 1.1-1.5 s of kernel time on a 6 s command. With blocks up to 32 MiB kept in
+the heap, freed memory kept until 1 GiB of it is free, and Arrow using the same allocator, the same
+command takes ~255,000 faults and 0.7-0.8 s of kernel time (measured on the 1M-row XLSX of
+``benchmarks/bench_end_to_end.py``, output on tmpfs: 6.1 s -> 5.4 s wall, peak RSS 761 -> 741 MB).
+
+Only in the command's own process, only where the C library is glibc; ``WORKBENCH_MALLOC_TUNING=0``
+leaves everything as it is. Long-running commands (the sandbox, the notification server) do not
+call this: they would keep memory they no longer need.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import platform
+
+M_TRIM_THRESHOLD, M_MMAP_THRESHOLD = -1, -3  # mallopt parameters (malloc.h)
+MMAP_THRESHOLD = 32 * 2**20  # glibc's largest: blocks up to this size come from the heap
+TRIM_THRESHOLD = 2**30       # free memory kept at the top of the heap before it is returned
+
+
+def keep_freed_memory() -> bool:
+    """Apply the settings (once is enough); False where they do not apply or are switched off."""
+    if os.environ.get("WORKBENCH_MALLOC_TUNING", "1").strip().lower() in {"0", "false", "no", "off"}:
+        return False
+    if platform.system() != "Linux" or platform.libc_ver()[0] != "glibc":
+        return False
+    try:
+        libc = ctypes.CDLL("libc.so.6")
+        ok = bool(libc.mallopt(M_MMAP_THRESHOLD, MMAP_THRESHOLD)) and bool(libc.mallopt(M_TRIM_THRESHOLD,
+                                                                                         TRIM_THRESHOLD))
+    except (OSError, AttributeError):
+        return False
+    if ok:
+        import pyarrow as pa
+
+        pa.set_memory_pool(pa.system_memory_pool())
+    return ok
