@@ -36,6 +36,7 @@ class Coder:
     def __init__(self, frame: pd.DataFrame) -> None:
         self.frame = frame
         self._codes: dict[str, tuple[np.ndarray, int]] = {}
+        self._keys: dict[tuple[str, ...], Keys] = {}
 
     def codes(self, column: str) -> tuple[np.ndarray, int]:
         if column not in self._codes:
@@ -44,6 +45,12 @@ class Coder:
         return self._codes[column]
 
     def keys(self, *columns: str) -> Keys:
+        """The groups of ``columns`` (numbered in order of first appearance); computed once per set."""
+        if columns not in self._keys:
+            self._keys[columns] = self._make_keys(columns)
+        return self._keys[columns]
+
+    def _make_keys(self, columns: tuple[str, ...]) -> Keys:
         key = np.zeros(len(self.frame), dtype=np.int64)
         span = 1
         for col in columns:
@@ -54,9 +61,26 @@ class Coder:
                 span = int(key.max()) + 1 if len(key) else 1
             key = key * n + codes
             span *= n
-        ids, _ = pd.factorize(key)
-        ids = ids.astype(np.int64, copy=False)
+        if span <= max(DENSE_SPAN, 4 * len(key)):
+            ids = _dense_ids(key, span)
+        else:
+            ids, _ = pd.factorize(key)
+            ids = ids.astype(np.int64, copy=False)
         k = int(ids.max()) + 1 if len(ids) else 0
         first = np.empty(k, dtype=np.int64)
         first[ids[::-1]] = np.arange(len(ids) - 1, -1, -1)
         return Keys(ids, first)
+
+
+DENSE_SPAN = 1 << 22  # keys below this (or 4x the rows) are numbered with an array, not a hash table
+
+
+def _dense_ids(key: np.ndarray, span: int) -> np.ndarray:
+    """``pd.factorize(key)[0]`` (groups numbered in order of first appearance) for keys in
+    ``0..span-1``, with arrays of ``span`` instead of hashing every row."""
+    first = np.full(span, len(key), dtype=np.int64)
+    first[key[::-1]] = np.arange(len(key) - 1, -1, -1, dtype=np.int64)  # the first row of each key
+    present = np.flatnonzero(first < len(key))
+    order = np.empty(span, dtype=np.int64)
+    order[present[np.argsort(first[present], kind="stable")]] = np.arange(len(present), dtype=np.int64)
+    return order[key]

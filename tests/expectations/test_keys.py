@@ -1,0 +1,32 @@
+"""Group keys of the rules: the dense path (arrays over the key range) numbers the groups exactly as
+a hash table does (``pd.factorize``: in order of first appearance), for any columns."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from expectations._keys import Coder, _dense_ids
+
+values = st.one_of(st.none(), st.integers(-3, 3), st.sampled_from(["a", "b", "EUR", ""]))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(values, values, values), max_size=60))
+def test_keys_number_groups_in_order_of_first_appearance(rows: list[tuple]) -> None:
+    frame = pd.DataFrame(rows, columns=["x", "y", "z"], dtype=object)
+    coder = Coder(frame)
+    for columns in (("x",), ("x", "y"), ("x", "y", "z")):
+        keys = coder.keys(*columns)
+        expected, _ = pd.factorize(pd.Series(list(zip(*(frame[c] for c in columns), strict=True)), dtype=object))
+        assert keys.ids.tolist() == expected.tolist()
+        assert keys.first.tolist() == [int(np.flatnonzero(expected == g)[0]) for g in range(keys.size)]
+        assert coder.keys(*columns) is keys  # computed once
+
+
+@given(st.lists(st.integers(0, 40), max_size=200), st.integers(41, 5000))
+def test_dense_ids_equal_factorize(key: list[int], span: int) -> None:
+    k = np.asarray(key, dtype=np.int64)
+    assert _dense_ids(k, span).tolist() == pd.factorize(k)[0].tolist()
