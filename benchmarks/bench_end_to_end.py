@@ -109,6 +109,9 @@ def main() -> None:
     parser.add_argument("--rows", type=int, default=1_000_000)
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--profile", action="store_true", help="also write a pyinstrument profile of one run")
+    parser.add_argument("--out-root", type=Path, default=None,
+                        help="where the output folders go (default: the temporary folder; e.g. /dev/shm to leave the "
+                             "disk's file system out)")
     parser.add_argument("--code", type=Path, default=HERE.parent,
                         help="the checkout whose code runs (e.g. a worktree of the commit before), default: this one")
     args = parser.parse_args()
@@ -118,7 +121,8 @@ def main() -> None:
     xlsx, meta = cached_rates_xlsx(args.rows)
     print(f"{xlsx} ({xlsx.stat().st_size / 2**20:.1f} MiB, {meta['rows']:,} rows); code {CODE[0]}; "
           f"load average {load_average()}")
-    work = Path(tempfile.mkdtemp(prefix="workbench-e2e-"))
+    work = Path(tempfile.mkdtemp(prefix="workbench-e2e-", dir=args.out_root))
+    print(f"output folders under {work}")
     runs: list[dict[str, float]] = []
     raws: list[dict[str, float]] = []
     try:

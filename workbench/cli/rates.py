@@ -82,10 +82,11 @@ def _load_and_check(files: list[Path], sheet: list[str] | None, registry: list[P
 
     The checks' modules are imported in the background while the files are read (Great Expectations
     itself only when a row may fail a rule: ``expectations.engine``)."""
-    from workbench.cli.memory import keep_freed_memory
+    from workbench.cli.memory import fewer_collections, keep_freed_memory
     from workbench.cli.prefetch import import_in_background
 
     keep_freed_memory()
+    fewer_collections()
     checks = import_in_background("workbench.flows.rates")
     from loaders import read_rates, read_registry
 

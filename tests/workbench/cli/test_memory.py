@@ -46,3 +46,12 @@ def test_freed_memory_is_reused_without_faulting_it_in_again() -> None:
     off = _probe(WORKBENCH_MALLOC_TUNING="0")
     assert not off["applied"] and off["pool"] != "system"
     assert min(off["faults"]) > 2000  # mapped and faulted in anew each time (~9,000 pages made)
+
+
+def test_fewer_collections_raises_the_threshold_unless_switched_off() -> None:
+    probe = ("import gc, json; from workbench.cli.memory import fewer_collections; fewer_collections(); "
+             "print(json.dumps([gc.get_threshold()[0], gc.get_freeze_count() > 0]))")
+    for setting, expected in (("1", [50_000, True]), ("0", [700, False])):
+        done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True,
+                              env={**os.environ, "WORKBENCH_MALLOC_TUNING": setting})
+        assert json.loads(done.stdout) == expected
