@@ -104,13 +104,22 @@ def iter_requests(c: Compressed, timestamp: dt.datetime | None = None, spelling:
     starts, ends = m["start"].dt.strftime("%Y-%m-%d").tolist(), m["end"].dt.strftime("%Y-%m-%d").tolist()
     rooms, rates = m["inv_type_code"].tolist(), m["rate_plan_code"].tolist()
     masks, vectors = m["mask"].tolist(), m["vector"].tolist()
-    cells = c.cells.assign(locator=cell_locators(c)).sort_values(["hotel_code", "month"], kind="stable")
-    cells = cells.reset_index(drop=True)
-    cell_bounds = _bounds(cells["hotel_code"].to_numpy(), cells["month"].to_numpy())
+    runs = _runs(hotels, months)
+    # each cell's request and LocatorID through its message (integer arrays, no sort on text keys)
+    request_of, locator_of = np.empty(len(m), dtype=np.int64), np.empty(len(m), dtype=np.int64)
+    at = c.messages.index.get_indexer(m.index)
+    request_of[at] = np.repeat(np.arange(len(runs)), [b - a for a, b in runs])
+    locator_of[at] = m["locator"].to_numpy()
+    message = c.messages.index.get_indexer(c.cells["message"].to_numpy())
+    request = request_of[message]
+    order = np.argsort(request, kind="stable")
+    cells = c.cells.take(order).reset_index(drop=True)
+    cells["locator"] = locator_of[message][order]
+    cell_stops = np.cumsum(np.bincount(request, minlength=len(runs)))
     fragments: dict[int, str | None] = {}
-    for a, b in _runs(hotels, months):
+    for i, (a, b) in enumerate(runs):
         hotel, month = int(hotels[a]), str(months[a])
-        ca, cb = cell_bounds[(hotel, month)]
+        ca, cb = int(cell_stops[i - 1]) if i else 0, int(cell_stops[i])
         body = build_bytes_from_lists(hotel, starts[a:b], ends[a:b], rooms[a:b], rates[a:b], masks[a:b],
                                       vectors[a:b], amounts, timestamp=timestamp, spelling=spelling,
                                       fragments=fragments)
@@ -126,7 +135,3 @@ def _runs(hotels: np.ndarray, months: np.ndarray) -> list[tuple[int, int]]:
     starts = np.flatnonzero(change)
     stops = np.append(starts[1:], n)
     return list(zip(starts.tolist(), stops.tolist(), strict=True))
-
-
-def _bounds(hotels: np.ndarray, months: np.ndarray) -> dict[tuple[int, str], tuple[int, int]]:
-    return {(int(hotels[a]), str(months[a])): (a, b) for a, b in _runs(hotels, months)}

@@ -91,8 +91,8 @@ def source_rows(cells: pd.DataFrame) -> pd.Series:
     if cells.empty:
         return pd.Series(dtype=object)
     file_code, files = pd.factorize(cells["file"], sort=True)
-    src_code, sources = pd.factorize(cells["source"].astype(str), sort=True)
-    sheet_code, sheets = pd.factorize(cells["sheet"].fillna("").astype(str), sort=True)
+    src_code, sources = pd.factorize(cells["source"].astype("string"), sort=True)  # Arrow's hashing, not 1M str
+    sheet_code, sheets = pd.factorize(cells["sheet"].astype("string").fillna(""), sort=True)
     group = (file_code.astype(np.int64) * len(sources) + src_code) * len(sheets) + sheet_code
     rows = cells["row"].to_numpy(dtype=np.int64)
     order = np.lexsort((rows, group))
