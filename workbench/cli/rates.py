@@ -82,8 +82,8 @@ def _load_and_check(files: list[Path], sheet: list[str] | None, registry: list[P
 
     The checks' modules are imported in the background while the files are read (Great Expectations
     itself only when a row may fail a rule: ``expectations.engine``)."""
-    from workbench.cli.memory import fewer_collections, keep_freed_memory
     from workbench.cli.prefetch import import_in_background
+    from workbench.memory import fewer_collections, keep_freed_memory
 
     keep_freed_memory()
     fewer_collections()

@@ -69,6 +69,7 @@ def cluster(workers: int | None = None, scheduler: str | None = None,
                                 "scheduler` and workers with `dask worker ADDRESS`, or leave --scheduler out to "
                                 "start a local cluster") from None
         with client:
+            batch_memory(client)
             yield client
         return
     profile = "DASK_DISTRIBUTED__WORKER__PROFILE__ENABLED" in os.environ and \
@@ -76,7 +77,19 @@ def cluster(workers: int | None = None, scheduler: str | None = None,
     with dask.config.set({"distributed.worker.profile.enabled": profile}), \
             LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, silence_logs=logging.ERROR) as local, \
             Client(local) as client:
+        batch_memory(client)
         yield client
+
+
+def batch_memory(client: Client) -> None:
+    """Register :class:`~workbench.scale.worker_memory.BatchMemory` with the cluster (its workers keep
+    freed memory for the next partition) unless ``WORKBENCH_MALLOC_TUNING=0`` here."""
+    from workbench.memory import wanted
+
+    if wanted():
+        from workbench.scale.worker_memory import BatchMemory
+
+        client.register_plugin(BatchMemory())
 
 
 @dataclass(repr=False)

@@ -19,7 +19,7 @@ PROBE = """
 import json, resource
 import numpy as np
 import pyarrow as pa
-from workbench.cli.memory import keep_freed_memory
+from workbench.memory import keep_freed_memory
 
 applied = keep_freed_memory()
 faults = []
@@ -49,7 +49,7 @@ def test_freed_memory_is_reused_without_faulting_it_in_again() -> None:
 
 
 def test_fewer_collections_raises_the_threshold_unless_switched_off() -> None:
-    probe = ("import gc, json; from workbench.cli.memory import fewer_collections; fewer_collections(); "
+    probe = ("import gc, json; from workbench.memory import fewer_collections; fewer_collections(); "
              "print(json.dumps([gc.get_threshold()[0], gc.get_freeze_count() > 0]))")
     for setting, expected in (("1", [50_000, True]), ("0", [700, False])):
         done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True,
