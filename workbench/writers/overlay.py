@@ -32,7 +32,16 @@ from loaders.issues import combine, empty_issues, issues_from_records
 from loaders.rooms import room_keys
 from workbench.ota.descriptive_info import AMENITIES_FACT, FACTS, SUBROOMS_FACT, PlatformRooms
 from workbench.ota.inv_notif import NEW, OVERLAY, Amenity, RoomTypeMessage, SubRoom, build_inv_notif
-from workbench.writers.room_amenities import State, amenities_of, apply_rows, label, render, show, state_of
+from workbench.writers.room_amenities import (
+    State,
+    amenities_of,
+    apply_rows,
+    conflict_text,
+    label,
+    render,
+    show,
+    state_of,
+)
 from workbench.writers.room_parts import ATTRIBUTE_PARTS, UNKNOWN, RoomContext, attribute_part, status_part
 from workbench.writers.room_subrooms import subrooms_part
 from workbench.writers.room_values import integer, text, value, wire
@@ -321,6 +330,8 @@ def _own_amenities(ctx: RoomContext, rows: pd.DataFrame, current: State | None) 
         ctx.issue(r, "configuration", "Configuration", "configuration_ambiguous",
                   f"amenity {integer(r['amenity_code'])} of {ctx.label} is stored in both arrangements "
                   "(Configuration 1 and 2): give the Configuration of the one to change (CONFIGURATION_AMBIGUOUS)")
+    for r, key in applied.conflicts:
+        ctx.issue(r, "amenity_code", "AmenityCode", "amenity_conflict", conflict_text(key, ctx.label))
     touched = applied.touched(current)
     if ctx.failed or not touched:
         return None

@@ -38,6 +38,7 @@ class Applied:
     desired: State
     removed: set[Key] = field(default_factory=set)           # stored keys the sheet removes
     ambiguous: list[pd.Series] = field(default_factory=list)  # rows naming a code stored in both arrangements
+    conflicts: list[tuple[pd.Series, Key]] = field(default_factory=list)  # rows giving what another row removes
 
     def touched(self, current: State) -> list[Key]:
         keys = {k for k, v in self.desired.items() if k not in current or current[k] != v} | self.removed
@@ -46,8 +47,10 @@ class Applied:
 
 def apply_rows(current: State, rows: pd.DataFrame) -> Applied:
     """The sheet's amenity rows applied to ``current``: a blank count keeps the stored one; a removal
-    without ``Configuration`` removes every stored arrangement of the code."""
+    without ``Configuration`` removes every stored arrangement of the code. A row that gives an
+    amenity another row of the sheet removes is a conflict (the sheet says both: nothing is guessed)."""
     out = Applied(dict(current))
+    given: dict[Key, pd.Series] = {}
     for _, r in rows.iterrows():
         code = integer(r["amenity_code"])
         if code is None:
@@ -65,7 +68,16 @@ def apply_rows(current: State, rows: pd.DataFrame) -> Applied:
         key = stored[0] if conf is None and stored else (code, conf)
         count = integer(r["value"])
         out.desired[key] = count if count is not None else current.get(key)
+        given.setdefault(key, r)
+    out.conflicts = [(r, key) for key, r in given.items() if key in out.removed]
     return out
+
+
+def conflict_text(key: Key, where: str) -> str:
+    code, conf = key
+    return (f"amenity {code}" + (f" (configuration {conf})" if conf is not None else "") + f" of {where} is "
+            "removed by another row of the sheet (Value 0 or Remove) and given on this one: keep one of the two "
+            "rows (AMENITY_CONFLICT)")
 
 
 def amenities_of(state: State, keys: list[Key] | None = None) -> tuple[Amenity, ...]:

@@ -18,7 +18,16 @@ from dataclasses import dataclass
 import pandas as pd
 
 from workbench.ota.inv_notif import SubRoom
-from workbench.writers.room_amenities import State, amenities_of, apply_rows, label, render, show, state_of
+from workbench.writers.room_amenities import (
+    State,
+    amenities_of,
+    apply_rows,
+    conflict_text,
+    label,
+    render,
+    show,
+    state_of,
+)
 from workbench.writers.room_parts import UNKNOWN, RoomContext, subrooms_unknown_issue
 from workbench.writers.room_values import integer, value
 
@@ -129,6 +138,9 @@ def _merged(ctx: RoomContext, stored: list[Sub], subs: pd.DataFrame, beds: pd.Da
             ctx.issue(r, "configuration", "Configuration", "configuration_ambiguous",
                       f"amenity {integer(r['amenity_code'])} is stored twice in sub-room `{key}` of {ctx.label}: "
                       "give the Configuration (1 or 2) of the one to change (CONFIGURATION_AMBIGUOUS)")
+        for r, amenity in applied.conflicts:
+            ctx.issue(r, "amenity_code", "AmenityCode", "amenity_conflict",
+                      conflict_text(amenity, f"sub-room `{key}` of {ctx.label}"))
         out.append(Sub(key, attrs, applied.desired))
     return None if ctx.failed else out
 

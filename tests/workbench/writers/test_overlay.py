@@ -134,6 +134,21 @@ def test_subrooms_not_in_the_read_need_the_whole_list() -> None:
     assert whole.parts[["part", "before"]].values.tolist() == [["SubRooms", "(not in the platform's read)"]]
 
 
+def test_a_row_giving_an_amenity_another_row_removes_is_a_conflict_not_a_guess() -> None:
+    """Found by the property below: one row removes amenity 58 (every arrangement), another gives 58 in
+    configuration 1. The sheet says both; the plan names the row and sends nothing (it used to build a
+    request listing 58/1 twice, which the request builder refused with a traceback)."""
+    state = PlatformRooms(E2.rooms[E2.rooms["inv_code"] == "104"], E2.subrooms.iloc[:0],
+                          frame(AMENITIES_COLUMNS, "x", [{"hotel_code": 1000001, "inv_code": "104", "amenity_code": 58,
+                                                          "configuration": 1, "value": None}]), E2.unknown)
+    rows = [{"hotel_code": 1000001, "inv_code": "104", "amenity_code": 58, "value": 0, "remove": True},
+            {"hotel_code": 1000001, "inv_code": "104", "amenity_code": 58, "configuration": 1, "value": None,
+             "remove": False}]
+    plan = plan_rooms(*sheet(amenities=rows), state)
+    assert issues(plan) == [("Amenities", 3, "AmenityCode", "amenity_conflict")] and not plan.requests
+    assert "removed by another row of the sheet" in plan.issues["message"].iloc[0]
+
+
 def test_an_unchanged_read_plans_nothing() -> None:
     for state in (PUBLISHED, E2, E1):
         rooms = state.rooms.assign(active=pd.array([1] * len(state.rooms), dtype="Int64"))
@@ -171,8 +186,14 @@ def test_every_kind_sent_lists_every_stored_amenity_of_that_kind_not_removed(sto
     if ambiguous:
         assert "configuration_ambiguous" in set(plan.issues["rule"]) and not plan.requests
         return
-    assert plan.ok
     removed = {k for c, f, v in edited if v == 0 for k in keys if k[0] == c and (f is None or k[1] == f)}
+
+    def resolved(c: int, f: int | None) -> tuple[int, int | None]:
+        return next((k for k in keys if k[0] == c), (c, None)) if f is None else (c, f)
+    if {resolved(c, f) for c, f, v in edited if v != 0} & removed:  # one row removes what another gives
+        assert "amenity_conflict" in set(plan.issues["rule"]) and not plan.requests
+        return
+    assert plan.ok
     for req in plan.requests:
         sent = {a.key: a.value for a in req.message.amenities or ()}
         kinds = {c in BEDS for c, _ in sent}
@@ -182,9 +203,6 @@ def test_every_kind_sent_lists_every_stored_amenity_of_that_kind_not_removed(sto
         for key in removed:
             assert sent.get(key) == 0
     values = {(c, f): v for c, f, v in stored}
-
-    def resolved(c: int, f: int | None) -> tuple[int, int | None]:
-        return next((k for k in keys if k[0] == c), (c, None)) if f is None else (c, f)
     unchanged = not removed and all(resolved(c, f) in keys and v in (None, values[resolved(c, f)])
                                     for c, f, v in edited if v != 0)
     assert (plan.requests == []) == unchanged
