@@ -149,6 +149,18 @@ def test_a_row_giving_an_amenity_another_row_removes_is_a_conflict_not_a_guess()
     assert "removed by another row of the sheet" in plan.issues["message"].iloc[0]
 
 
+def test_a_sub_rooms_bed_removed_and_given_again_is_a_conflict_too() -> None:
+    rows = [{"hotel_code": 1000004, "inv_code": "402", "subroom": "Bedroom 1", "amenity_code": 58, "value": 0,
+             "remove": True},
+            {"hotel_code": 1000004, "inv_code": "402", "subroom": "Bedroom 1", "amenity_code": 58, "value": 2,
+             "remove": False}]
+    plan = plan_rooms(*sheet(amenities=rows), E1)
+    assert issues(plan) == [("Amenities", 3, "AmenityCode", "amenity_conflict")] and not plan.requests
+    assert "sub-room `Bedroom 1`" in plan.issues["message"].iloc[0]
+    given = plan_rooms(*sheet(amenities=rows[1:]), E1)  # the same row alone changes the bed
+    assert given.ok and given.requests
+
+
 def test_an_unchanged_read_plans_nothing() -> None:
     for state in (PUBLISHED, E2, E1):
         rooms = state.rooms.assign(active=pd.array([1] * len(state.rooms), dtype="Int64"))
