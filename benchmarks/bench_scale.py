@@ -92,14 +92,13 @@ def load() -> float:
 
 def reference(root: Path, out: Path, size: int) -> dict:
     """The partitions one after the other in this process (no Dask)."""
-    from workbench.memory import fewer_collections, keep_freed_memory
+    from workbench.memory import batch_process
     from workbench.scale.engine import make_job
     from workbench.scale.parquet import parquet_files, scan_hotels
     from workbench.scale.partitions import parquet_partitions
     from workbench.scale.pipeline import peak_rss, run_partition
 
-    keep_freed_memory()  # as `push rates` and the cluster's workers run (workbench.memory)
-    fewer_collections()
+    batch_process()  # as `push rates` and the cluster's workers run (workbench.memory)
     start = time.perf_counter()
     parts = parquet_partitions([scan_hotels(f) for f in parquet_files(str(root))], size)
     job = make_job(None, AS_OF, None, issues=str(out / "issues"), out=str(out), timestamp=dt.datetime.now(dt.UTC))

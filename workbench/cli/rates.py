@@ -83,10 +83,9 @@ def _load_and_check(files: list[Path], sheet: list[str] | None, registry: list[P
     The checks' modules are imported in the background while the files are read (Great Expectations
     itself only when a row may fail a rule: ``expectations.engine``)."""
     from workbench.cli.prefetch import import_in_background
-    from workbench.memory import fewer_collections, keep_freed_memory
+    from workbench.memory import batch_process
 
-    keep_freed_memory()
-    fewer_collections()
+    batch_process()
     checks = import_in_background("workbench.flows.rates")
     from loaders import read_rates, read_registry
 

@@ -28,10 +28,9 @@ from workbench.scale.parquet import FileSlice, concat_loaded, read_slice
 from workbench.scale.storage import join, write_files, write_parquet
 from workbench.writers.batches import RateRequest
 from workbench.writers.deltas import cell_keys, changed_against
-from workbench.writers.request_folder import CELL_COLUMNS, manifest, plan_folder
+from workbench.writers.request_folder import CELL_COLUMNS, CELLS, manifest, plan_folder
 from workbench.writers.snapshot import read_accepted
 
-CELLS = "cells.parquet"  # OUT/cells.parquet/part-NNNNN.parquet: one Parquet dataset, its parts written by the partitions
 #: a partition sends its issues back to the client when it has at most this many (else only the
 #: first ones and the counts: the rest are in its Parquet part)
 RETURN_ISSUES = 20_000

@@ -17,7 +17,6 @@ class BatchMemory(WorkerPlugin):
     name = "workbench-batch-memory"
 
     def setup(self, worker: object) -> None:
-        from workbench.memory import fewer_collections, keep_freed_memory
+        from workbench.memory import batch_process
 
-        keep_freed_memory()
-        fewer_collections()
+        batch_process()
