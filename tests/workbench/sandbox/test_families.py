@@ -140,9 +140,21 @@ def test_a_json_call_goes_through_the_pipeline(sb, method, body, headers, auth, 
     assert sb.requests()[-1]["endpoint"] == {"GET": READ.name, "PUT": PUT.name}[method]
 
 
-def test_a_method_the_family_does_not_declare_is_not_allowed(sb):
+def test_a_method_the_family_does_not_declare_is_not_allowed_in_its_envelope(sb):
     r = sb.request("POST", NOTE_PATH, b"{}", JSON_HEADERS)
     assert r.status_code == 405 and set(r.headers["allow"].split(", ")) >= {"GET", "PUT", "PATCH", "DELETE"}
+    assert envelope(r)["errors"][0]["code"] == "405" and "does not take POST" in r.json()["errors"][0]["message"]
+    xml = sb.request("GET", INV_NOTIF_PATH)  # the XML operations answer as before
+    assert (xml.status_code, xml.text, xml.headers["allow"]) == (405, "Method Not Allowed", "POST")
+
+
+def test_an_unknown_path_under_a_json_api_is_answered_in_its_envelope(sb):
+    r = sb.request("GET", "/notes-api/properties/8011/notes")
+    assert r.status_code == 404 and envelope(r)["errors"][0]["code"] == "404"
+    assert f"DELETE {NOTE}" in r.json()["errors"][0]["message"]
+    xml = sb.request("POST", "/hotels/ota/OTA_HotelNoSuchNotif")
+    assert xml.status_code == 404 and xml.headers["content-type"].startswith("application/xml")
+    assert b'<fault code="404"' in xml.content
 
 
 def test_limits_and_faults_apply_to_a_family_by_endpoint_name():

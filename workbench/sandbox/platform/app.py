@@ -14,17 +14,19 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import Response
+from starlette.responses import PlainTextResponse, Response
 from starlette.routing import Route
 
 from workbench.sandbox.platform.admin import admin_routes
 from workbench.sandbox.platform.calls import Family, Handler
 from workbench.sandbox.platform.config import SandboxConfig
-from workbench.sandbox.platform.endpoints import Endpoint, routes_for
+from workbench.sandbox.platform.endpoints import JSON, Endpoint, routes_for
 from workbench.sandbox.platform.families import FAMILIES
+from workbench.sandbox.platform.issues import Issue
 from workbench.sandbox.platform.pipeline import Sandbox
-from workbench.sandbox.platform.protocol import XML_MEDIA, bxml_fault, new_ruid
+from workbench.sandbox.platform.protocol import JSON_MEDIA, XML_MEDIA, bxml_fault, json_body, new_ruid
 
 
 class _KeepRawSend:
@@ -56,18 +58,44 @@ def platform_routes(sandbox: Sandbox) -> list[Route]:
     return [route(n, path, by_method) for n, (path, by_method) in enumerate(by_path.items())]
 
 
+def _prefix(path: str) -> str:
+    """``/property-api/properties/{propertyId}`` -> ``/property-api/``."""
+    return "/" + path.lstrip("/").split("/", 1)[0] + "/"
+
+
 def create_app(config: SandboxConfig | None = None, handlers: Mapping[str, Handler] | None = None, *,
                families: Iterable[Family] = ()) -> _KeepRawSend:
     """The sandbox ASGI app; ``app.state.sandbox`` is its :class:`Sandbox`. ``families`` are served
     beside the platform's own; ``handlers`` (by endpoint name) replace or add handlers."""
     sandbox = Sandbox(config or SandboxConfig(), handlers, families=(*FAMILIES, *families))
 
+    json_prefixes = {_prefix(e.path) for e in sandbox.endpoints if e.fmt == JSON}
+
+    def json_api(request: Request) -> bool:
+        """Whether the path is under a JSON API's prefix (``/property-api/``): answered in its envelope."""
+        return _prefix(request.url.path) in json_prefixes
+
     async def not_found(request: Request, exc: Exception) -> Response:
+        if json_api(request):
+            known = sorted(f"{e.method} {e.path}" for e in sandbox.endpoints
+                           if e.fmt == JSON and _prefix(e.path) == _prefix(request.url.path))
+            body = json_body(new_ruid(), errors=[Issue("404", f"no endpoint `{request.url.path}` (known: "
+                                                              f"{', '.join(known)})")])
+            return Response(body, status_code=404, media_type=JSON_MEDIA)
         body = bxml_fault("404", f"no endpoint `{request.url.path}` (known: "
                           f"{', '.join(e.path for e in sandbox.endpoints)})", new_ruid())
         return Response(body, status_code=404, media_type=XML_MEDIA)
 
-    app = Starlette(routes=[*platform_routes(sandbox), *admin_routes(sandbox)], exception_handlers={404: not_found})
+    async def not_allowed(request: Request, exc: Exception) -> Response:
+        headers = exc.headers if isinstance(exc, HTTPException) else None
+        if json_api(request):
+            body = json_body(new_ruid(), errors=[Issue("405", f"`{request.url.path}` does not take {request.method}; "
+                                                              f"it takes {(headers or {}).get('Allow', '')}")])
+            return Response(body, status_code=405, media_type=JSON_MEDIA, headers=headers)
+        return PlainTextResponse("Method Not Allowed", status_code=405, headers=headers)  # as Starlette answers
+
+    app = Starlette(routes=[*platform_routes(sandbox), *admin_routes(sandbox)],
+                    exception_handlers={404: not_found, 405: not_allowed})
     app.state.sandbox = sandbox
     return _KeepRawSend(app)
 
