@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
+from workbench.config import DEFAULT_JOURNAL_PATH
 from workbench.errors import TerminalError
 from workbench.writers.journal_cells import (
     AMOUNT_SQL,
@@ -69,7 +70,7 @@ ADDED_COLUMNS = {
                  "note": "TEXT"},
     "request_cells": {"locator": "INTEGER"},
 }
-DEFAULT_JOURNAL = Path(".workbench") / "journal.sqlite"
+DEFAULT_JOURNAL = DEFAULT_JOURNAL_PATH
 FINISHED = ("success", "rejected", "failed", "unrecognised")
 __all__ = ["AMOUNT_SQL", "DEFAULT_JOURNAL", "FINISHED", "HOTELS_SQL", "Journal", "JournalError", "NO_GUESTS",
            "SUMMARY_COLUMNS", "SUMMARY_SQL", "body_hash", "open_journal"]
