@@ -76,9 +76,11 @@ def _drop(payload: Any, loc: Sequence[int | str]) -> bool:
 def finish(model: Any, payload: Any, cells: CellMap, issues: list[dict], *, api: str, root: str = "") -> Any:
     """``payload`` validated as ``model`` (a body class or ``list[...]``) and dumped as JSON, or ``None``.
 
-    Refused values are reported (on their cells) and left out; ``root`` names an array body in paths.
+    Refused values are reported (on their cells) and left out; what leaving them out breaks in turn (a required
+    value gone, a list left empty) is not reported again. ``root`` names an array body in paths.
     """
     adapter = _adapter(model)
+    dropped: list[str] = []
     for _ in range(16):
         try:
             value = adapter.validate_python(payload)
@@ -95,7 +97,9 @@ def finish(model: Any, payload: Any, cells: CellMap, issues: list[dict], *, api:
                         else f"this cannot be sent to the {api} as {what}: {reason[:1].lower()}{reason[1:]}; "
                              "correct the cell")
                 shown_value = shown if isinstance(shown, (str, int, float)) else None
-                issues.append(issue(cells.locate(path), MODULAR_VALUE_REFUSED, text, value=shown_value))
+                if not any(d == path or d.startswith((f"{path}.", f"{path}[")) for d in dropped):
+                    issues.append(issue(cells.locate(path), MODULAR_VALUE_REFUSED, text, value=shown_value))
+                dropped.append(path)
                 if len(loc) <= 1 and err["type"] == "missing" or not _drop(payload, loc):
                     whole = True
             if whole:

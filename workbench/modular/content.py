@@ -33,7 +33,53 @@ from workbench.modular.property_api import PropertyInfoRead
 from workbench.modular.settings_api import PropertySettingsGroups
 from workbench.modular.workbook import split_workbook
 
-__all__ = ["Current", "ModularContent", "PropertyAnswers", "build_modular_content", "content_from_answers"]
+__all__ = ["CREATE_ONLY", "NOT_KEPT", "Current", "ModularContent", "PropertyAnswers", "build_modular_content", "content_from_answers"]
+
+_SUNSET = "sunset on 2023-06-30: no modular API takes it"
+#: Property cells sent only to create a property (an update cannot change them: read back, they are the platform's);
+#: a created property also comes back with its HotelCode.
+CREATE_ONLY = ("target", "legal_entity_id")
+#: the workbook cells the modular APIs do not keep (sent then read back, they differ or are gone), and why;
+#: ``"*"``: the whole sheet. Cells reported ``modular_not_sent`` or refused are not kept either.
+NOT_KEPT: dict[str, dict[str, str]] = {
+    "Property": {
+        "notif_type": "New/Overlay is HDCN's: a property without HotelCode is created, one with it updated",
+        "exists_code": "HotelCategory@ExistsCode has no field",
+        "prevent_likely_cancelled": "no published successor",
+        "overwrite_future_fees": "the Charges API dates each charge instead",
+        "empty_parts": "a workbench instruction, not content",
+    },
+    "Contacts": {
+        "state_code": "the addresses have no state",
+        "address_hotel_name": "kept only on a translation (a PhysicalLocation row in another language)",
+        "name_language": "required by the Contacts API: a blank cell is sent as the property's LanguageCode",
+    },
+    "Policies": {
+        "cancel_policy_code": "Policies API: not yet sendable (request body NOT SHOWN)",
+        "no_show_penalty": "Policies API: not yet sendable (request body NOT SHOWN)",
+        "guarantee_policy_code": "Policies API: not yet sendable (request body NOT SHOWN)",
+        "prepayment_effective_from": "Policies API: not yet sendable (request body NOT SHOWN)",
+        "total_guest_count": "no field",
+    },
+    "Taxes": {"decimal_places": "the value is sent divided by 10^DecimalPlaces and read back as the value"},
+    "Fees": {
+        "decimal_places": "the value is sent divided by 10^DecimalPlaces and read back as the value",
+        "conditions": "a charge has no conditions (a Conditional fee comes back Exclusive)",
+        "min_age": "the age ranges become the property's age_buckets, not the fee's",
+        "max_age": "the age ranges become the property's age_buckets, not the fee's",
+    },
+    "Services": {
+        "currency_code": "a price is in the property's currency",
+        "features": "no field",
+        "included": "kept only for facilities whose meta allows SurchargeDetails (not the meals)",
+        "types": "kept when written as the API's names (CONTINENTAL); OTA codes have no published crosswalk",
+        "breakfast_items": "kept when written as the API's names (BREAD); OTA codes have no published crosswalk",
+    },
+    "Invoice": {"birth_date": "brazil_tax_details has no birth date"},
+    "Attractions": {"*": _SUNSET},
+    "Transport": {"*": _SUNSET},
+    "Awards": {"*": "the Property API keeps the star rating only (the Property sheet's StarRating)"},
+}
 
 
 @dataclass(frozen=True)

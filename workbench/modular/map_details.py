@@ -104,7 +104,7 @@ def build_details(p: PropertyRows, meta: ModularMeta, issues: list[dict]) -> Req
     body: dict[str, Any] = {
         "property_name": text(prop.get("hotel_name")), "physical_address": address,
         "position": {"latitude": number(prop.get("latitude")), "longitude": number(prop.get("longitude"))},
-        "check_in": {"from": check_in[0], "until": check_in[1]},
+        "check_in": {k: v for k, v in (("from", check_in[0]), ("until", check_in[1])) if v},
         "check_out": None if not (check_out[0] or check_out[1]) else
         {"from": check_out[0], "until": check_out[1]} if check_out[1] else {"until": check_out[0]},
         "room_count": None if blank(prop.get("sellable_units")) else int(prop["sellable_units"]),

@@ -21,7 +21,7 @@ from pydantic import Field
 
 from workbench.modular.base import Body, Text
 
-__all__ = ["Address", "Position", "PropertyCategory", "PropertyDescription", "PropertyId", "PropertyInfoCreate",
+__all__ = ["Address", "CheckIn", "CheckOut", "Position", "PropertyCategory", "PropertyDescription", "PropertyId", "PropertyInfoCreate",
            "PropertyInfoRead", "PropertyInfoUpdate", "PropertyMeta", "PropertyStatus", "PropertyStatusInput",
            "STARS", "StatusReason", "TIME", "TimeRange", "Translation"]
 
@@ -47,10 +47,22 @@ class Position(Body):
 
 
 class TimeRange(Body):
-    """``check_in`` (``from`` required) or ``check_out`` (``until`` required); ``00:00``-``00:00`` is 24 hours."""
+    """A time range; ``00:00``-``00:00`` is 24 hours."""
 
     from_: Time | None = Field(None, alias="from")
     until: Time | None = None
+
+
+class CheckIn(TimeRange):
+    """``from`` is required for check-in."""
+
+    from_: Time = Field(alias="from")
+
+
+class CheckOut(TimeRange):
+    """``until`` is required when check-out is given."""
+
+    until: Time
 
 
 class Translation(Body):
@@ -68,9 +80,9 @@ class PropertyInfoUpdate(Body):
     property_name: Annotated[str, Field(min_length=3, max_length=255)]
     physical_address: Address
     position: Position
-    check_in: TimeRange
+    check_in: CheckIn
     room_count: Annotated[int, Field(ge=0)]
-    check_out: TimeRange | None = None
+    check_out: CheckOut | None = None
     translations: list[Translation] | None = None
     property_category: int | None = None
     booking_property_category: int | None = None
