@@ -1,8 +1,8 @@
 """The platform's modular JSON APIs (Property, Contacts, Facilities, Charges, Policies, Rooms): bodies and answers.
 
 Pure: models of the published request and answer bodies (strict when built, tolerant when read), the answer
-envelope parsed once, the code crosswalks of the meta endpoints, and the content workbook mapped to each
-API's bodies (with the cell behind every value) and back. Sending is the push path's (workbench.writers).
+envelope parsed once, the code crosswalks of the meta endpoints, and the content and rooms workbooks mapped to
+each API's bodies (with the cell behind every value) and back. Sending is the push path's (workbench.writers).
 See docs/modular.md.
 """
 
@@ -25,7 +25,10 @@ from workbench.modular.envelope import (
     parse_envelope,
 )
 from workbench.modular.meta import ModularMeta
+from workbench.modular.rooms import ModularRooms, build_modular_rooms
+from workbench.modular.rooms_read import UnitAnswers, rooms_from_answers
 
 __all__ = ["FIX_DATA", "OPERATIONS", "REFUSED", "RETRY_LATER", "ApiError", "Cell", "CellMap", "Current", "Envelope",
-           "ModularContent", "ModularMeta", "Operation", "PropertyAnswers", "build_modular_content", "classify",
-           "content_from_answers", "issues_from_envelope", "parse_envelope"]
+           "ModularContent", "ModularMeta", "ModularRooms", "Operation", "PropertyAnswers", "UnitAnswers",
+           "build_modular_content", "build_modular_rooms", "classify", "content_from_answers", "issues_from_envelope",
+           "parse_envelope", "rooms_from_answers"]

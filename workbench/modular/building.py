@@ -9,7 +9,7 @@ what would be sent is exactly what the issues frame says.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -25,7 +25,9 @@ _ADAPTERS: dict[Any, TypeAdapter[Any]] = {}
 
 @dataclass(frozen=True)
 class Request:
-    """One body for one property: which operation (``endpoints.OPERATIONS``), the JSON to send, its cells."""
+    """One body for one property: which operation (``endpoints.OPERATIONS``), the JSON to send, its cells, and the
+    ids of its path beyond the property's (``room_id``, ``unit_id``; ``correlation_id`` for a room created by a
+    bulk request of the same run, whose room id the driver learns from that request's answer)."""
 
     property: str
     hotel_code: int | None
@@ -33,6 +35,7 @@ class Request:
     operation: str
     payload: Any
     cells: CellMap = field(default_factory=CellMap)
+    ids: Mapping[str, object] = field(default_factory=dict)
 
 
 def loc_path(loc: Sequence[int | str], root: str = "") -> str:
