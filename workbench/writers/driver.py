@@ -217,7 +217,7 @@ class _Run:
             for rid in ids:
                 p = self.planned[rid]
                 self.j.mark_sending(rid)  # journalled before it is sent
-                yield SendItem(p.operation, p.body, context=rid, idempotent=p.idempotent)
+                yield SendItem(p.operation, p.body, context=rid, idempotent=p.idempotent, method=p.method, path=p.path)
 
         await client.send_many(items(), on_result=self.record)
 
