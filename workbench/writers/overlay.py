@@ -267,9 +267,12 @@ def _overlay(ctx: RoomContext, row: pd.Series | None, cur: pd.Series | None, sub
     payable = attribute_part(ctx, "TPA_Extensions/Occupancy", row, cur, unknown, skipped)
     qty = attribute_part(ctx, "Quantities", row, cur, unknown, skipped)
     name = attribute_part(ctx, "Description", row, cur, unknown, skipped)
-    if known_only and SUBROOMS_FACT in unknown and (len(subs) or amen["subroom"].notna().any()):
+    count_row = row  # the row whose SubRoomCount states the sub-rooms whole
+    if known_only and SUBROOMS_FACT in unknown and (len(subs) or amen["subroom"].notna().any()
+                                                    or (row is not None and value(row["subroom_count"]) is not None)):
+        # the sub-rooms are not compared: neither the sheet's rows nor its SubRoomCount plan the part
         skipped = [*(skipped or []), "its sub-rooms and their beds"]
-        subs, amen = subs.iloc[:0], amen[amen["subroom"].isna()]
+        subs, amen, count_row = subs.iloc[:0], amen[amen["subroom"].isna()], None
     if known_only and AMENITIES_FACT in unknown and amen["subroom"].isna().any():
         skipped = [*(skipped or []), "its amenities"]
         amen = amen[amen["subroom"].notna()]
@@ -288,7 +291,7 @@ def _overlay(ctx: RoomContext, row: pd.Series | None, cur: pd.Series | None, sub
         s = state.subrooms
         cur_subs = s[(s["hotel_code"] == ctx.hotel) & (s["inv_code"].astype("string") == inv)]
         cur_beds = cur_amen[cur_amen["subroom"].notna()]
-    subrooms = subrooms_part(ctx, row, subs, amen[amen["subroom"].notna()], cur_subs, cur_beds)
+    subrooms = subrooms_part(ctx, count_row, subs, amen[amen["subroom"].notna()], cur_subs, cur_beds)
     status = status_part(ctx, row, cur is not None)
     if ctx.failed or all(p is None for p in (room, occ, payable, qty, name, amenities, subrooms, status)):
         return None

@@ -402,3 +402,38 @@ def test_cli_validate_push_dry_run_and_fetch(sandbox, tmp_path) -> None:
     assert res.exit_code == 1 and "part_incomplete" in res.output and "Traceback" not in res.output
     res = runner.invoke(app, ["validate", "rooms", str(tmp_path / "missing.xlsx")])
     assert res.exit_code == 2 and "does not exist" in res.output
+
+
+def _apartment(write_xlsx, name: str, room_id: int) -> object:
+    """A new apartment stated whole (SubRoomCount), the way an analyst fills a workbook to create one."""
+    rooms = ROOMS + ["SubRoomCount", "SizeMeasurement", "SizeMeasurementUnit", "Quantity"]
+    return write_xlsx({"Rooms": [rooms, [1000005, None, room_id, "Apartment", f"Loft {room_id}", 4, 4, 2, 1, 2, 50,
+                                         "sqm", 1]],
+                       "SubRooms": [SUBS, [1000005, None, room_id, "Bedroom 1", "Bedroom", 2, None],
+                                    [1000005, None, room_id, "Bathroom 1", "Bathroom", None, 1]],
+                       "Amenities": [AMEN, [1000005, None, room_id, None, 59, None, None],
+                                     [1000005, None, room_id, "Bedroom 1", 58, 1, None]]}, name=name)
+
+
+@pytest.mark.parametrize("second", ["same workbook", "filled copy"])
+def test_sandbox_a_second_push_of_a_new_apartment_keeps_its_sub_rooms_and_beds(sandbox, write_xlsx, tmp_path,
+                                                                                second) -> None:
+    """Issue 22: the second push (the room type now known by the mapping, the read without sub-rooms) sent an
+    empty `<SubRooms/>`, and the platform replaced the sub-rooms and their beds with nothing."""
+    room_id = 5301 if second == "same workbook" else 5302
+    path = _apartment(write_xlsx, f"apartment-{room_id}.xlsx", room_id)
+    first = push_rooms(check_rooms(path), sandbox.settings, mapping=tmp_path / "map.csv",
+                       workbook_copy=tmp_path / "filled.xlsx")
+    assert first.ok, first.results
+    inv = first.mapping["inv_code"].iloc[0]
+
+    def stored() -> tuple[list, list]:
+        return ([s for s in _state(sandbox, "subrooms") if s["InvCode"] == inv],
+                [a for a in _state(sandbox, "amenities") if a["InvCode"] == inv and a["SubRoom"]])
+    before = stored()
+    assert [s["RoomType"] for s in before[0]] == ["Bedroom", "Bathroom"] and len(before[1]) == 1
+    again = push_rooms(check_rooms(path if second == "same workbook" else tmp_path / "filled.xlsx"),
+                       sandbox.settings, mapping=tmp_path / "map.csv")
+    assert again.ok, again.plan.issues
+    assert stored() == before
+    assert all(r.message.subrooms != () for r in again.plan.requests)  # never an empty SubRooms

@@ -134,6 +134,41 @@ def test_subrooms_not_in_the_read_need_the_whole_list() -> None:
     assert whole.parts[["part", "before"]].values.tolist() == [["SubRooms", "(not in the platform's read)"]]
 
 
+def test_an_empty_sub_rooms_part_is_sent_only_when_asked_to_remove_them_all() -> None:
+    """Issue 22: an empty `<SubRooms/>` replaces every sub-room and bed with nothing. A SubRoomCount with no
+    sub-room listed is refused on its cell; 0, or a Remove on every stored sub-room, says "remove them all"."""
+    room = {"hotel_code": 1000001, "inv_code": "102"}
+    plan = plan_rooms(*sheet([{**room, "subroom_count": 2}]), PUBLISHED)
+    assert issues(plan) == [("Rooms", 2, "SubRoomCount", "part_incomplete")] and not plan.requests
+    assert "put 0 in `SubRoomCount` to remove them all" in plan.issues["message"].iloc[0]
+    (req,) = plan_rooms(*sheet([{**room, "subroom_count": 0}]), PUBLISHED).requests
+    assert req.message.subrooms == ()
+    keys = ("Bedroom 1", "Bedroom 2", "Living room 1", "Bathroom 1")
+    removed = plan_rooms(*sheet(subrooms=[{"hotel_code": 1000004, "inv_code": "402", "subroom": k, "remove": True}
+                                          for k in keys]), E1)
+    (req,) = removed.requests
+    assert req.message.subrooms == ()
+    some = plan_rooms(*sheet(subrooms=[{"hotel_code": 1000004, "inv_code": "402", "subroom": k, "remove": True}
+                                       for k in keys[:3]]), E1)
+    (req,) = some.requests
+    assert req.message.subrooms == (SubRoom("Bathroom", None, 2, None, ()),)
+
+
+def test_a_room_created_earlier_ignores_its_sub_room_count_with_its_sub_rooms() -> None:
+    """Issue 22: the second push of a new apartment's workbook finds the room type by the mapping; its sub-rooms
+    are not compared (the read has none), and its SubRoomCount must not plan an empty part either."""
+    mapping = pd.DataFrame({"hotel_code": ["1000001"], "room_id": ["77"], "room_name": ["Loft"], "inv_code": ["102"],
+                            "how": ["created"]})
+    new = {"hotel_code": 1000001, "room_id": "77", "room_type": "Suite", "room_name": "Loft", "subroom_count": 1}
+    plan = plan_rooms(*sheet([new], [{"hotel_code": 1000001, "room_id": "77", "subroom": "Bedroom 1",
+                                      "subroom_type": "Bedroom", "max_guests": 2}],
+                             [{"hotel_code": 1000001, "room_id": "77", "subroom": "Bedroom 1", "amenity_code": 58,
+                               "value": 1}]), PUBLISHED, mapping=mapping)
+    assert all(r.message.subrooms is None for r in plan.requests)
+    assert [(i.rule, i.severity) for i in plan.issues.itertuples()] == [("not_compared", "warning")]
+    assert "its sub-rooms and their beds cannot be compared" in plan.issues["message"].iloc[0]
+
+
 def test_a_row_giving_an_amenity_another_row_removes_is_a_conflict_not_a_guess() -> None:
     """Found by the property below: one row removes amenity 58 (every arrangement), another gives 58 in
     configuration 1. The sheet says both; the plan names the row and sends nothing (it used to build a
