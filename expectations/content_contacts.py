@@ -14,13 +14,11 @@ import numpy as np
 import pandas as pd
 
 from expectations.content_frames import Checker, blank, each, listed, not_in
+from loaders.content_schema import GENDERS, PROFILES
 
-PROFILES = ("general", "contract", "reservations", "invoices", "availability", "site_content", "parity", "requests",
-            "central_reservations", "PhysicalLocation")
 REQUIRED_PROFILES = ("general", "invoices", "PhysicalLocation")
 PERSON_PROFILES = ("general", "invoices")
 PHONE_TECH_TYPES = (1, 3, 5)  # OTA PTT: 1 voice, 3 fax, 5 mobile
-GENDERS = ("Male", "Female")
 PHONE_FORMAT = re.compile(r"\+[0-9]+")
 EMAIL = re.compile(r"[^@\s;,]+@[^@\s;,]+\.[A-Za-z]{2,}")
 
@@ -50,12 +48,11 @@ def phone_problem(number: str) -> str | None:
 def check(c: Checker) -> None:
     contacts = c.parts["Contacts"]
     profile = contacts["profile_type"]
-    canonical = {p.casefold(): p for p in PROFILES}
     c.flag("Contacts", blank(profile), "profile_type", "profile_type_required",
            f"ContactProfileType is required: one of {listed(PROFILES)}")
-    c.flag("Contacts", not_in(profile, PROFILES, fold=True), "profile_type", "profile_type_value",
+    c.flag("Contacts", not_in(profile, PROFILES), "profile_type", "profile_type_value",
            f"`ContactProfileType` is one of {listed(PROFILES)}: correct it")
-    prof = each(profile, lambda v: canonical.get(v.casefold()))
+    prof = profile.where(profile.isin(PROFILES))
     _profiles(c, prof)
     c.flag("Contacts", not_in(contacts["gender"], GENDERS), "gender", "gender_value",
            "Gender is `Male` or `Female` (leave it blank otherwise)")
