@@ -54,6 +54,7 @@ def check(c: Checker) -> None:
            f"`ContactProfileType` is one of {listed(PROFILES)}: correct it")
     prof = profile.where(profile.isin(PROFILES))
     _profiles(c, prof)
+    _physical_address(c, prof)
     c.flag("Contacts", not_in(contacts["gender"], GENDERS), "gender", "gender_value",
            "Gender is `Male` or `Female` (leave it blank otherwise)")
     email = contacts["email"]
@@ -72,6 +73,29 @@ def check(c: Checker) -> None:
            "or remove the extension")
     c.flag("Contacts", phone.isna() & (contacts["phone_extension"].notna() | tech.notna()), "phone", "phone_required",
            "PhoneTechType or Extension is given without a PhoneNumber: add the number or clear them")
+
+
+#: what the address sent for PhysicalLocation must carry besides AddressLine, CityName, CountryName (spec E4
+#: Address: ``HotelName`` "object, required", ``Language`` "required, default en")
+ADDRESS_REQUIRED = (("address_hotel_name", "HotelName", "address_hotel_name_required",
+                     "the property's name as the address writes it (in the address's language)"),
+                    ("address_language", "Language", "address_language_required",
+                     "the address's language (a language code such as `en`)"))
+_ADDRESS_COLUMNS = ("address_language", "address_line", "city", "postcode", "country", "state_code",
+                    "address_hotel_name")
+
+
+def _physical_address(c: Checker, prof: pd.Series) -> None:
+    """The PhysicalLocation address is taken whole from the first row of the contact that has an address
+    column (``workbench.ota.content_notif``): that row must give HotelName and Language."""
+    contacts = c.parts["Contacts"]
+    physical = prof.eq("PhysicalLocation").fillna(False).astype(bool)
+    addressed = physical & contacts[list(_ADDRESS_COLUMNS)].notna().any(axis=1)
+    sent = addressed & ~contacts["property"].where(addressed).duplicated().to_numpy()
+    for col, what, rule, meaning in ADDRESS_REQUIRED:
+        c.flag("Contacts", sent & contacts[col].isna(), col, rule,
+               f"the PhysicalLocation address needs its {what} ({meaning}; spec E4: required): fill it in on this "
+               "row, the row the address is sent from")
 
 
 def _profiles(c: Checker, prof: pd.Series) -> None:

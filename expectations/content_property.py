@@ -63,7 +63,8 @@ def check(c: Checker) -> None:
     flag("Property", not_in(p["target"], TARGETS), "target", "target_value", "Target is `Test` or `Production`")
     flag("Property", blank(p["language_code"]), "language_code", "language_code_required",
          "LanguageCode (the language for extranet content and communication) is required, e.g. `en`")
-    for part, col in (("Property", "language_code"), ("Languages", "language_code"), ("Attractions", "language_code")):
+    for part, col in (("Property", "language_code"), ("Languages", "language_code"), ("Attractions", "language_code"),
+                      ("Contacts", "address_language"), ("Contacts", "name_language")):
         code = c.parts[part][col]
         flag(part, each(code, lambda v: not language_ok(v)).eq(True), col,
              "language_code_value", "this is not a language code: use an ISO 639-1 code such as `en`, `pt` or "
@@ -82,6 +83,10 @@ def check(c: Checker) -> None:
     flag("Property", not_in(p["exists_code"], (0, 1)), "exists_code", "exists_code_value",
          "HotelCategory@ExistsCode is 1 (default) or 0")
     _languages(c, new)
+    languages = c.parts["Languages"]
+    flag("Languages", languages["property"].notna() & blank(languages["language_code"]), "language_code",
+         "language_code_required", "a Languages row needs its LanguageCode (it would be sent as an empty Language): "
+                                   "fill it in, e.g. `en`, or delete the row")
     for col in ("check_in_time", "check_out_time"):
         t = p[col]
         flag("Property", t.notna() & ~t.str.fullmatch(TIME_RE.pattern).fillna(False), col, "time_format",
@@ -97,6 +102,20 @@ def check(c: Checker) -> None:
          f"no policy is given for this new property: the platform applies the fully flexible policy "
          f"(PolicyCode={FULLY_FLEXIBLE_POLICY}); add a Policies row to choose another", severity="warning",
          value=p["property"])
+    _no_cancel_policy(c)
+
+
+def _no_cancel_policy(c: Checker) -> None:
+    """A new property whose Policies rows give no cancellation policy gets the fully flexible one (spec E4 l.162;
+    code 152): said once, on its first Policies row."""
+    pol = c.parts["Policies"]
+    new = c.of_property("Policies", "is_new").fillna(False).astype(bool)
+    with_cancel = set(pol.loc[pol["cancel_policy_code"].notna(), "property"].dropna())
+    first = pol["property"].notna() & ~pol["property"].duplicated(keep="first")
+    c.flag("Policies", new & first & ~pol["property"].isin(with_cancel), "cancel_policy_code", "policy_152_applied",
+           "no row of this new property gives a cancellation policy (CancelPolicyCode): the platform applies the "
+           f"fully flexible policy (PolicyCode={FULLY_FLEXIBLE_POLICY}); give one on a Policies row to choose "
+           "another", severity="warning")
 
 
 def _currency(c: Checker, p: pd.DataFrame) -> None:
