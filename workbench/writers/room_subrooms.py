@@ -75,9 +75,11 @@ def _render(subs: list[Sub] | None) -> str:
 
 
 def subrooms_part(ctx: RoomContext, row: pd.Series | None, subs: pd.DataFrame, beds: pd.DataFrame,
-                  cur_subs: pd.DataFrame | None, cur_beds: pd.DataFrame | None) -> tuple[SubRoom, ...] | None:
+                  cur_subs: pd.DataFrame | None, cur_beds: pd.DataFrame | None,
+                  ours: bool = False) -> tuple[SubRoom, ...] | None:
     """The whole SubRooms part to send, or None (unchanged, or not whole: then an issue is recorded).
-    ``cur_subs``/``cur_beds`` are None when the read did not carry the room's sub-rooms."""
+    ``cur_subs``/``cur_beds`` are None when the read did not carry the room's sub-rooms; ``ours``: an earlier
+    push created the room type (a part that is not whole is then a warning, not an error)."""
     count = integer(row["subroom_count"]) if row is not None else None
     if subs.empty and beds.empty and count is None:
         return None
@@ -96,7 +98,7 @@ def subrooms_part(ctx: RoomContext, row: pd.Series | None, subs: pd.DataFrame, b
                 return None
     elif stored is None:
         rows = [r for _, r in subs.iterrows()] + [r for _, r in beds.iterrows()]
-        subrooms_unknown_issue(ctx, rows, row is not None)
+        subrooms_unknown_issue(ctx, rows, row is not None, ours)
         return None
     else:
         merged = _merged(ctx, stored, subs, beds)

@@ -404,24 +404,28 @@ def test_cli_validate_push_dry_run_and_fetch(sandbox, tmp_path) -> None:
     assert res.exit_code == 2 and "does not exist" in res.output
 
 
-def _apartment(write_xlsx, name: str, room_id: int) -> object:
-    """A new apartment stated whole (SubRoomCount), the way an analyst fills a workbook to create one."""
+def _apartment(write_xlsx, name: str, room_id: int, whole: bool = True) -> object:
+    """A new apartment, the way an analyst fills a workbook to create one; ``whole``: with SubRoomCount and the
+    Room part's size and units (the sub-rooms and the Room part stated whole)."""
     rooms = ROOMS + ["SubRoomCount", "SizeMeasurement", "SizeMeasurementUnit", "Quantity"]
-    return write_xlsx({"Rooms": [rooms, [1000005, None, room_id, "Apartment", f"Loft {room_id}", 4, 4, 2, 1, 2, 50,
-                                         "sqm", 1]],
+    stated = [2, 50, "sqm", 1] if whole else [None, None, None, None]
+    return write_xlsx({"Rooms": [rooms, [1000005, None, room_id, "Apartment", f"Loft {room_id}", 4, 4, 2, 1, *stated]],
                        "SubRooms": [SUBS, [1000005, None, room_id, "Bedroom 1", "Bedroom", 2, None],
                                     [1000005, None, room_id, "Bathroom 1", "Bathroom", None, 1]],
                        "Amenities": [AMEN, [1000005, None, room_id, None, 59, None, None],
                                      [1000005, None, room_id, "Bedroom 1", 58, 1, None]]}, name=name)
 
 
-@pytest.mark.parametrize("second", ["same workbook", "filled copy"])
+@pytest.mark.parametrize(("second", "whole"), [("same workbook", True), ("filled copy", True),
+                                               ("filled copy", False)])
 def test_sandbox_a_second_push_of_a_new_apartment_keeps_its_sub_rooms_and_beds(sandbox, write_xlsx, tmp_path,
-                                                                                second) -> None:
+                                                                                second, whole) -> None:
     """Issue 22: the second push (the room type now known by the mapping, the read without sub-rooms) sent an
-    empty `<SubRooms/>`, and the platform replaced the sub-rooms and their beds with nothing."""
-    room_id = 5301 if second == "same workbook" else 5302
-    path = _apartment(write_xlsx, f"apartment-{room_id}.xlsx", room_id)
+    empty `<SubRooms/>`, and the platform replaced the sub-rooms and their beds with nothing; the filled copy
+    without SubRoomCount was refused (part_incomplete) although nothing changed."""
+    room_id = {("same workbook", True): 5301, ("filled copy", True): 5302, ("filled copy", False): 5303}[
+        (second, whole)]
+    path = _apartment(write_xlsx, f"apartment-{room_id}.xlsx", room_id, whole)
     first = push_rooms(check_rooms(path), sandbox.settings, mapping=tmp_path / "map.csv",
                        workbook_copy=tmp_path / "filled.xlsx")
     assert first.ok, first.results
@@ -437,3 +441,7 @@ def test_sandbox_a_second_push_of_a_new_apartment_keeps_its_sub_rooms_and_beds(s
     assert again.ok, again.plan.issues
     assert stored() == before
     assert all(r.message.subrooms != () for r in again.plan.requests)  # never an empty SubRooms
+    if not whole:  # nothing can be compared, nothing is sent, and the analyst is told what to fill in
+        assert again.results.empty
+        assert set(again.plan.issues["rule"]) == {"part_not_compared"}
+        assert (again.plan.issues["severity"] == "warning").all()
