@@ -212,7 +212,7 @@ PART_FIELDS: dict[str, tuple[ContentField, ...]] = {
         _c("address_language", "Language", "str", f"{_ADDR}@Language", "AddressLanguage", canon="language"),
         _c("address_line", "AddressLine", "str", f"{_ADDR}/AddressLine", "address", "street"),
         _c("city", "CityName", "str", f"{_ADDR}/CityName", "city"),
-        _c("postcode", "PostalCode", "str", f"{_ADDR}/PostalCode", "postcode", "zip", "postal_code"),
+        _c("postcode", "PostalCode", "str", f"{_ADDR}/PostalCode", "postcode", "zip", "postal_code", canon="upper"),
         _c("country", "CountryName", "str", f"{_ADDR}/CountryName", "country", "CountryCode", canon="upper"),
         _c("state_code", "StateCode", "str", f"{_ADDR}/StateProv@StateCode", "StateProv", "state",
            canon="subdivision"),

@@ -113,6 +113,7 @@ CANONICAL = [
     ("Contacts", "ContactProfileType", "physicallocation", "PhysicalLocation"),
     ("Contacts", "Gender", "female", "Female"),
     ("Contacts", "CountryName", "pt", "PT"),
+    ("Contacts", "PostalCode", "1011 ab", "1011 AB"),
     ("Contacts", "Language", "EN", "en"),
     ("Policies", "PetsAllowedCode", "pets  allowed", "Pets Allowed"),
     ("Policies", "NoShowPenalty", "Total_Price", "total_price"),
