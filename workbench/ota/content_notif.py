@@ -52,7 +52,7 @@ BUILD_HOTEL = "BuildHotel"
 
 KEY_COLUMNS = {"hotel_code": "Int64", "custom_id": "string", "property": "string"}
 PROVENANCE = ("source", "sheet", "row")
-_S, _I, _F, _L, _D = "string", "Int64", "float64", "object", "datetime64[ns]"
+_I = "Int64"
 
 #: the columns of each part after its key (``hotel_code``, ``custom_id``, ``property``) and before its
 #: provenance (``source``, ``sheet``, ``row``), with their dtypes: ``loaders.content_schema``'s, the one
