@@ -14,6 +14,7 @@ from workbench.notify.config import (
     NotifyConfig,
     ReceiverConfig,
     RequestToBookConfig,
+    ServerConfig,
     TokenConfig,
 )
 from workbench.notify.credentials import IssuedSecret
@@ -59,6 +60,7 @@ __all__ = [
     "ReceiverConfig",
     "RequestToBook",
     "RequestToBookConfig",
+    "ServerConfig",
     "StoreError",
     "TokenConfig",
     "alerts_frame",
