@@ -14,7 +14,6 @@ from workbench.notify.config import (
     NotifyConfig,
     ReceiverConfig,
     RequestToBookConfig,
-    ServerConfig,
     TokenConfig,
 )
 from workbench.notify.credentials import IssuedSecret
@@ -60,7 +59,6 @@ __all__ = [
     "ReceiverConfig",
     "RequestToBook",
     "RequestToBookConfig",
-    "ServerConfig",
     "StoreError",
     "TokenConfig",
     "alerts_frame",

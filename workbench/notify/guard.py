@@ -196,7 +196,9 @@ class GuardedH11Protocol(H11Protocol):
         self.limits.count(f"{phase}_timeout")
         answer = raw_response(408, f"the request {'headers' if phase == HEADER else 'body'} did not arrive within "
                                    f"{self.header_timeout if phase == HEADER else self.body_timeout:g} s")
-        if phase == BODY and self.cycle is not None:
+        if phase == HEADER and self.conn.their_state is not h11.IDLE:
+            answer = b""  # the rest of a body already answered (413, 401...): just stop reading it
+        elif phase == BODY and self.cycle is not None:
             self.cycle.disconnected = True  # the app's receive() says http.disconnect; its answer is dropped
             self.cycle.message_event.set()
             try:

@@ -264,3 +264,46 @@ def test_forwarded_headers_count_only_from_a_trusted_proxy(serve_process: Callab
                  for i in range(4)]
     served.stop()
     assert codes == ([200, 200, 429, 429] if limited else [200, 200, 200, 200])
+
+
+@pytest.mark.slow
+def test_a_thousand_concurrent_deliveries_from_one_address_are_all_stored_once(serve_process: Callable,
+                                                                                tmp_path_factory: pytest.TempPathFactory
+                                                                                ) -> None:
+    """Past the per-address cap (16 here, so it is surely reached) senders get 429 + Retry-After and retry:
+    the cap delays deliveries, it loses none and stores none twice."""
+    from collections import Counter
+
+    from workbench.config import Secret
+    from workbench.sandbox.cns import CnsClient, CnsConfig, notification
+    from workbench.transport.backoff import RetryPolicy
+
+    state = tmp_path_factory.mktemp("thousand") / "state"
+    with NotifyService(state) as svc:
+        creds = svc.credentials.create("cns-many")
+    served = serve_process(QUIET + "[server]\nmax_connections_per_address = 16\n", state=state)
+    config = CnsConfig(f"{served.base_url}/oauth/token", f"{served.base_url}/notifications", creds.client_id,
+                       Secret(creds.secret), str(served.state / "tls" / "ca.pem"), timeout_seconds=30,
+                       retry=RetryPolicy(max_attempts=40, base_seconds=0.1, cap_seconds=2.0))
+    unique = [notification("PAYOUT_UPDATE", {"n": i}) for i in range(800)]
+    results = CnsClient.deliver_all(config, unique + unique[:200], concurrency=1000)
+    assert all(r.delivered for r in results), [r.error for r in results if not r.delivered][:3]
+    assert Counter(r.response["status"] for r in results) == {"accepted": 800, "duplicate": 200}
+    assert closed(served, "address_cap") > 0  # the cap was reached, and every refused delivery came back
+    with NotifyService(state, create=False) as svc:
+        uuids = [row[1] for row in svc.store.notification_rows()]
+    assert len(uuids) == len(set(uuids)) == 800
+
+
+def test_serve_raises_its_open_file_limit_for_its_connections_and_says_when_it_cannot(serve_process: Callable
+                                                                                       ) -> None:
+    import resource
+
+    def few_files() -> None:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (300, 1500))
+
+    served = serve_process(QUIET, preexec_fn=few_files)  # max_connections 2048 needs about 2,300
+    soft, hard = resource.prlimit(served.proc.pid, resource.RLIMIT_NOFILE)
+    served.stop()
+    assert (soft, hard) == (1500, 1500)
+    assert "warning: open files are limited to 1500 (the hard limit): about 1244 connections" in served.output()
