@@ -39,7 +39,7 @@ def test_health_is_503_while_the_store_refuses_notifications(serve_process: Call
         health = http.get("/health")
         body = health.json()
         assert health.status_code == 503, body
-        assert body["status"] == "unavailable" and body["accepting_notifications"] is False
+        assert body["status"] == "degraded" and body["accepting_notifications"] is False
         assert body["last_store_error"]["reason"] in body["database"]
 
         hard = resource.prlimit(served.proc.pid, resource.RLIMIT_FSIZE)[1]
