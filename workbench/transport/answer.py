@@ -187,10 +187,9 @@ def read_answer_sync(response: httpx.Response, limit: int, *, started: float, se
 
 def _already_read(response: httpx.Response, limit: int) -> bytes | None:
     """The body of a response built in memory (``httpx.MockTransport`` hands one over read and decoded)."""
-    try:
-        body = response.content
-    except httpx.ResponseNotRead:
+    if not response.is_stream_consumed:
         return None
+    body = response.content
     if len(body) > limit:
         raise too_large(limit)
     return body
