@@ -3,8 +3,9 @@ deflate or none, the encodings the clients ask for), never more than a cap after
 a deadline. A server that lies about its encoding, inflates to gigabytes or trickles one byte a
 second ends that one call with an :class:`AnswerProblem`, never the run.
 
-The cap holds while decoding: zlib is asked for at most what is left below the cap, so an answer
-that inflates a thousandfold costs the cap and one network chunk, never its inflated size. Shared
+The cap holds while decoding: zlib is asked for at most what is left below the cap (a megabyte at a
+time), so an answer that inflates a thousandfold costs the cap and a little more, never its inflated
+size. Shared
 by the platform client (async) and the car search client (sync); :class:`AnswerReader` does no I/O.
 """
 
@@ -36,7 +37,7 @@ BAD_ENCODING = "answer_bad_encoding"
 class AnswerLimits:
     """The most an answer may be after decoding, and the time a whole call (connect, send, the whole
     answer) may take: ``WORKBENCH_MAX_ANSWER_BYTES`` and ``WORKBENCH_REQUEST_DEADLINE_SECONDS``
-    (0: twice ``WORKBENCH_TIMEOUT_SECONDS``, so it never cuts a call the timeout lets through)."""
+    (0: twice ``WORKBENCH_TIMEOUT_SECONDS``, the longest silence a call may have)."""
 
     max_bytes: int
     deadline_seconds: float
