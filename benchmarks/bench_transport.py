@@ -9,7 +9,8 @@
    (same body, headers, auth, concurrency) against the same server, limits out of the way.
 3. Reading an answer: httpx's ``post()`` (reads ``.content``) vs what the client does since issue 22
    (``stream()`` + ``read_answer`` with the 64 MiB cap, inside ``asyncio.timeout``), both plain httpx
-   loops against the same server: what streaming costs a small answer.
+   loops against the same server: what streaming costs a small answer; and the same two paths over
+   an in-process transport (no TLS, no server), where only the client's own work is left.
 
 Run: ``.venv/bin/python benchmarks/bench_transport.py [--runs 3] [--quick]``
 """
@@ -162,6 +163,35 @@ def reading(n: int, concurrency: int, runs: int) -> dict[str, float]:
             "plain_cpu": pc / n * 1000, "streamed_cpu": sc / n * 1000, "cpu_ratio": sc / pc}
 
 
+class _OneAnswer(httpx.AsyncBaseTransport):
+    """A success answer from memory, streamed as a network answer is (one chunk)."""
+
+    body = rate_request(1000001, [])  # any small body; only its size matters here
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        return httpx.Response(200, headers={"Content-Type": "application/xml"},
+                              stream=httpx.ByteStream(self.body))
+
+
+def reading_in_process(n: int, runs: int) -> dict[str, float]:
+    """CPU microseconds per call of ``post()`` and of the streamed read, best of ``runs``."""
+    async def loop(streamed: bool) -> float:
+        async with httpx.AsyncClient(transport=_OneAnswer()) as client:
+            c0 = time.process_time()
+            for _ in range(n):
+                if streamed:
+                    async with asyncio.timeout(120), client.stream("POST", "https://x/y", content=b"<x/>") as r:
+                        body = await read_answer(r, 64 << 20)
+                else:
+                    body = (await client.post("https://x/y", content=b"<x/>")).content
+                assert body == _OneAnswer.body
+                await asyncio.sleep(0)  # let the loop run once, as a real answer does (it drops cancelled timers)
+            return (time.process_time() - c0) / n * 1e6
+    plain = [asyncio.run(loop(False)) for _ in range(runs)]
+    streamed = [asyncio.run(loop(True)) for _ in range(runs)]
+    return {"plain_us": min(plain), "streamed_us": min(streamed)}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=3)
@@ -186,6 +216,9 @@ def main() -> None:
     print(f"reading answers (8 in flight, median of {max(3, args.runs)}): post() {rd['plain_ms']:.2f} ms/request, "
           f"stream()+read_answer+deadline {rd['streamed_ms']:.2f} ms/request (ratio {rd['ratio']:.2f}); CPU "
           f"{rd['plain_cpu']:.3f} vs {rd['streamed_cpu']:.3f} ms/request (ratio {rd['cpu_ratio']:.2f})")
+    ip = reading_in_process(5000 if args.quick else 20000, 5)
+    print(f"reading in process (no TLS, no server; best of 5): post() {ip['plain_us']:.1f} us/call, "
+          f"stream()+read_answer+deadline {ip['streamed_us']:.1f} us/call ({ip['streamed_us'] - ip['plain_us']:+.1f} us)")
     print(f"cpu count: {os.cpu_count()}")
 
 

@@ -3,10 +3,10 @@ deflate or none, the encodings the clients ask for), never more than a cap after
 a deadline. A server that lies about its encoding, inflates to gigabytes or trickles one byte a
 second ends that one call with an :class:`AnswerProblem`, never the run.
 
-The cap holds while decoding: zlib is asked for at most what is left below the cap (a megabyte at a
-time), so an answer that inflates a thousandfold costs the cap and a little more, never its inflated
-size. Shared
-by the platform client (async) and the car search client (sync); :class:`AnswerReader` does no I/O.
+The cap holds while decoding: zlib is asked for at most what is left below the cap (a quarter
+megabyte at a time), so an answer that inflates a thousandfold costs the cap and a little more, never
+its inflated size. Shared by the platform client (async) and the car search client (sync);
+:class:`AnswerReader` does no I/O.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from workbench.config import PREFIX, Settings
 ACCEPT_ENCODING = "gzip, deflate"
 _ZLIB_WBITS = {"gzip": zlib.MAX_WBITS | 16, "x-gzip": zlib.MAX_WBITS | 16, "deflate": zlib.MAX_WBITS}
 #: Most bytes asked of zlib at once: it builds each output twice over (blocks, then the bytes).
-_STEP = 1 << 20
+_STEP = 256 << 10
 
 #: Situations of :class:`AnswerProblem` (keys of ``workbench.transport.verdicts.RULES``).
 TOO_LARGE = "answer_too_large"
