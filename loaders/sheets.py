@@ -184,7 +184,7 @@ def _read_workbook(path: Path, sheet: str | Sequence[str] | None, kind: TableKin
         reader = fastexcel.read_excel(str(path))
         names = list(reader.sheet_names)
     except BaseException as exc:  # fastexcel raises its own error types for damaged files (a panic too)
-        if not isinstance(exc, Exception) and not _panicked(exc):
+        if not _reader_failed(exc):
             raise
         raise LoadError(f"`{path.name}` cannot be read as a workbook ({_short(exc)}); "
                         "open it in Excel and save it again as .xlsx.", source=path.name) from exc
@@ -216,7 +216,7 @@ def _read_workbook(path: Path, sheet: str | Sequence[str] | None, kind: TableKin
         except LoadError:
             raise
         except BaseException as exc:  # the reader failed: one line, never its backtrace
-            if not isinstance(exc, Exception) and not _panicked(exc):
+            if not _reader_failed(exc):
                 raise
             raise LoadError(f"`{path.name}` sheet `{name}` cannot be read ({_short(exc)}).",
                             source=path.name, sheet=name) from exc
@@ -240,7 +240,9 @@ def sheet_states(path: Path) -> dict[str, str]:
     try:
         with CalamineWorkbook.from_path(str(path)) as wb:
             return {m.name: str(m.visible).rsplit(".", 1)[-1].lower() for m in wb.sheets_metadata}
-    except Exception:  # noqa: BLE001 - visibility unknown: every sheet is read, as before
+    except BaseException as exc:  # visibility unknown: every sheet is read, as before (a reader's panic too)
+        if not _reader_failed(exc):
+            raise
         return {}
 
 
@@ -496,9 +498,10 @@ def _midnight(text: str) -> str:
     return _MIDNIGHT.sub("", text)
 
 
-def _panicked(exc: BaseException) -> bool:
-    """A Rust panic in a reader, which pyo3 raises as ``PanicException`` (a BaseException)."""
-    return type(exc).__name__ == "PanicException"
+def _reader_failed(exc: BaseException) -> bool:
+    """An error a reader raised, or a Rust panic in it (pyo3's ``PanicException`` is a BaseException);
+    not Ctrl-C or an exit."""
+    return isinstance(exc, Exception) or type(exc).__name__ == "PanicException"
 
 
 def _short(exc: BaseException) -> str:

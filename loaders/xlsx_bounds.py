@@ -21,11 +21,14 @@ from __future__ import annotations
 
 import re
 import struct
+import threading
 import zipfile
 import zlib
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
+from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
+from queue import Full, Queue
 from typing import BinaryIO
 
 from loaders.errors import LoadError
@@ -261,54 +264,95 @@ def _scan(fh: BinaryIO, info: zipfile.ZipInfo, bounds: WorkbookBounds) -> tuple[
     or a cell or row that does not give its position first. A sheet without any (nearly every
     sheet) needs nothing more; otherwise its references are read one by one (slower).
     """
+    safe = min(bounds.max_cells // EXCEL_ROWS, EXCEL_COLUMNS)
+    columns = greater_pattern(column_letters(safe - 1) if safe else "", "ABCDEFGHIJKLMNOPQRSTUVWXYZ", "[A-Z]")
+    rows = greater_pattern(str(EXCEL_ROWS), "0123456789", "[0-9]", first="[1-9]")
+    past = f' r="(?:(?:{columns})[0-9]|[A-Z]*0*(?:{rows})")'
+    with closing(_chunks(fh, info)) as chunks:  # closed (its helper thread stopped) before reading again
+        flagged = any(_found(text, _IRREGULAR) or _found(text, past) for text in chunks)
+    return _exact(fh, info, bounds) if flagged else None
+
+
+def _chunks(fh: BinaryIO, info: zipfile.ZipInfo) -> Generator[bytes, None, None]:
+    """The part inflated, chunk by chunk, each followed by the seam where it meets the next (the
+    last 512 bytes of one and the first 512 of the other: a reference cut in two is whole there).
+    A helper thread inflates the next chunks while RE2 reads these (both let go of the GIL)."""
+    tail = b""
+    with closing(_ahead(data for data, _ in _inflate(fh, info))) as parts:
+        for data in parts:
+            if tail:
+                yield tail + data[:512]
+            yield data
+            tail = data[-512:]
+
+
+def _found(data: bytes, pattern: str) -> bool:
+    """Whether RE2 finds ``pattern`` in ``data`` (read where it is, not copied)."""
+    import numpy as np
     import pyarrow as pa
     import pyarrow.compute as pc
 
-    safe = min(bounds.max_cells // EXCEL_ROWS, EXCEL_COLUMNS)
-    columns = _greater(column_letters(safe - 1) if safe else "", "ABCDEFGHIJKLMNOPQRSTUVWXYZ", "[A-Z]")
-    rows = _greater(str(EXCEL_ROWS), "0123456789", "[0-9]", first="[1-9]")
-    pattern = f'{_IRREGULAR}| r="(?:(?:{columns})[0-9]|[A-Z]*0*(?:{rows})")'
-    for texts in _batches(fh, info):
-        if pc.any(pc.match_substring_regex(pa.array(texts, pa.large_binary()), pattern)).as_py():
-            return _exact(fh, info, bounds)
-    return None
+    offsets = pa.py_buffer(np.array([0, len(data)], dtype=np.int64))
+    array = pa.Array.from_buffers(pa.large_binary(), 1, [None, offsets, pa.py_buffer(data)])
+    return bool(pc.match_substring_regex(array, pattern)[0].as_py())
 
 
-def _batches(fh: BinaryIO, info: zipfile.ZipInfo, size: int = 16) -> Iterator[list[bytes]]:
-    """The part inflated, ``size`` chunks at a time (one RE2 call each); each chunk starts with the
-    end of the one before, so that a reference cut in two is seen whole."""
-    batch: list[bytes] = []
-    tail = b""
-    for data, _ in _inflate(fh, info):
-        batch.append(tail + data)
-        tail = data[-512:]
-        if len(batch) == size:
-            yield batch
-            batch = []
-    if batch:
-        yield batch
+def _ahead(items: Iterator[bytes], depth: int = 4) -> Generator[bytes, None, None]:
+    """``items``, made by a helper thread up to ``depth`` ahead; it stops when the reader does
+    (close this generator before using what ``items`` reads from again)."""
+    queue: Queue[bytes | BaseException | None] = Queue(depth)
+    stop = threading.Event()
+
+    def put(item: bytes | BaseException | None) -> bool:
+        while not stop.is_set():
+            try:
+                queue.put(item, timeout=0.05)
+                return True
+            except Full:
+                continue
+        return False
+
+    def produce() -> None:
+        try:
+            for item in items:
+                if not put(item):
+                    return
+            put(None)
+        except BaseException as exc:  # noqa: BLE001 - handed to the reader, raised there
+            put(exc)
+
+    helper = threading.Thread(target=produce, name="xlsx-bounds-inflate", daemon=True)
+    helper.start()
+    try:
+        while (item := queue.get()) is not None:
+            if isinstance(item, BaseException):
+                raise item
+            yield item
+    finally:
+        stop.set()
+        helper.join()
 
 
 def _exact(fh: BinaryIO, info: zipfile.ZipInfo, bounds: WorkbookBounds) -> tuple[int, int]:
     """(last column, last row) from every reference; counted (:func:`_counted`) when a cell or row
     does not give its position; stops once past the bounds."""
-    import pyarrow as pa
-    import pyarrow.compute as pc
-
     col = row = 0
-    for texts in _batches(fh, info, 1):
-        if pc.match_substring_regex(pa.array(texts, pa.large_binary()), _IRREGULAR)[0].as_py():
-            return _counted(fh, info)
-        for m in _REF.finditer(texts[0]):
-            if m.group(1):
-                col = max(col, column_index(m.group(1).decode()) + 1)
-            row = max(row, int(m.group(2)))
-        if col * row > bounds.max_cells or col > EXCEL_COLUMNS or row > EXCEL_ROWS:
-            break  # enough to refuse
-    return col, row
+    irregular = False
+    with closing(_chunks(fh, info)) as chunks:
+        for text in chunks:
+            if _found(text, _IRREGULAR):
+                irregular = True
+                break
+            for m in _REF.finditer(text):
+                if m.group(1):
+                    col = max(col, column_index(m.group(1).decode()) + 1)
+                row = max(row, int(m.group(2)))
+            if col * row > bounds.max_cells or col > EXCEL_COLUMNS or row > EXCEL_ROWS:
+                break  # enough to refuse
+    return _counted(fh, info) if irregular else (col, row)
 
 
-def _greater(text: str, alphabet: str, anything: str, first: str | None = None) -> str:
+def greater_pattern(text: str, alphabet: str, anything: str, first: str | None = None) -> str:
     """A regex (RE2 and Python) for the strings over ``alphabet`` read as greater than ``text``
     (longer, or as long and larger where they first differ); ``first``: what a longer one starts with."""
     alternatives = [f"{first or anything}{anything}{{{len(text)},}}"]

@@ -61,6 +61,24 @@ def parts(sheet: str, strings: str | None = None, name: str = "Rates") -> dict[s
     return {k: v.encode() for k, v in out.items()}
 
 
+def two_sheets(path: Path, visible: str, hidden: str) -> Path:
+    """A workbook of two sheets: ``Rates`` (``visible``, its XML) and the hidden ``Notes`` (``hidden``)."""
+    members = parts(visible)
+    members["xl/workbook.xml"] = members["xl/workbook.xml"].replace(
+        b"</sheets>", b'<sheet name="Notes" sheetId="2" state="hidden" r:id="rId3"/></sheets>')
+    members["xl/_rels/workbook.xml.rels"] = members["xl/_rels/workbook.xml.rels"].replace(
+        b"</Relationships>", b'<Relationship Id="rId3" Type="http://schemas.openxmlformats.org/officeDocument/2006/'
+        b'relationships/worksheet" Target="worksheets/sheet2.xml"/></Relationships>')
+    members["[Content_Types].xml"] = members["[Content_Types].xml"].replace(
+        b"</Types>", b'<Override PartName="/xl/worksheets/sheet2.xml" ContentType="application/vnd.openxmlformats-'
+        b'officedocument.spreadsheetml.worksheet+xml"/></Types>')
+    members["xl/worksheets/sheet2.xml"] = hidden.encode()
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as zf:
+        for member, data in members.items():
+            zf.writestr(member, data)
+    return path
+
+
 def workbook(path: Path, sheet: str, strings: str | None = None, name: str = "Rates") -> Path:
     """A one-sheet .xlsx holding ``sheet`` (its XML) and ``strings`` (sharedStrings.xml)."""
     with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as zf:

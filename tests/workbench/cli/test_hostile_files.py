@@ -3,17 +3,15 @@ backtrace or exit 134; a million-character cell is printed cut, once."""
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
 
 import pytest
 
+from tests.loaders import crafted_workbooks as X
+
 ROOT = Path(__file__).resolve().parents[3]
 
 
-_SPEC = importlib.util.spec_from_file_location("crafted_workbooks", ROOT / "tests/loaders/crafted_workbooks.py")
-X = importlib.util.module_from_spec(_SPEC)  # type: ignore[arg-type]
-_SPEC.loader.exec_module(X)  # type: ignore[union-attr]
 STRAY = '<row r="1048576"><c r="XFD1048576"><v>1</v></c></row>'
 
 
@@ -32,3 +30,28 @@ def test_a_bomb_workbook_exits_2_with_one_line(command: list[str], dimension: st
         "this workbench reads (limit 50,000,000 cells, up to XFD1048576); remove the stray cell or save only the "
         "used range"]
     assert "Traceback" not in done.stdout + done.stderr
+
+
+def test_a_million_character_cell_is_printed_cut(tmp_path: Path, workbench) -> None:  # noqa: ANN001 - the fixture
+    """Each long cell cut (to 200 characters where a message quotes it, saying how long it was):
+    kilobytes of output, not megabytes."""
+    big = "x" + "a" * 999_999
+    rows = ["HotelCode,InvTypeCode,RatePlanCode,Date,AmountAfterTax,CurrencyCode",
+            f"1000004,401,8001,2026-12-01,{big},EUR",
+            f"1000004,401,8001,{'2' * 1_000_000},95,EUR",
+            f"1000004,401,8001,2026-12-03,95,{'E' * 1_000_000}"]
+    (tmp_path / "long.csv").write_text("\n".join(rows) + "\n", encoding="utf-8")
+    done = workbench(["validate", "rates", "long.csv", "--as-of", "2026-11-01"], cwd=tmp_path)
+    assert done.returncode == 1, done.stderr[-2000:]
+    out = done.stdout + done.stderr
+    assert len(out) < 20_000
+    assert "… (1,000,000 characters)` is not a date" in out  # the message quoting the cell says how long it is
+    assert "a" * 201 not in out and "2" * 201 not in out and "E" * 201 not in out
+
+
+def test_clip_says_how_long_the_value_was() -> None:
+    from workbench.cli.console import clip
+
+    assert clip("a" * 1_000_000) == "a" * 200 + "… (1,000,000 characters)"
+    assert clip("short") == "short" and clip(None) == "" and clip(float("nan"), "—") == "—"
+    assert clip("b" * 300, limit=2_000) == "b" * 300
