@@ -19,6 +19,7 @@ A file that is not a readable zip is let through: the reader says it is damaged,
 
 from __future__ import annotations
 
+import os
 import re
 import struct
 import threading
@@ -27,6 +28,7 @@ import zlib
 from collections.abc import Generator, Iterator
 from contextlib import closing
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from queue import Full, Queue
 from typing import BinaryIO
@@ -62,6 +64,45 @@ DEFAULT_BOUNDS = WorkbookBounds()
 def check_archive(path: Path, bounds: WorkbookBounds = DEFAULT_BOUNDS) -> None:
     """Refuse a workbook whose parts inflate past ``bounds`` or that declares too many shared
     strings; costs a few milliseconds (the first megabytes of each part are inflated)."""
+    _raise(_verdict(os.path.abspath(path), _stamp(path), None, bounds), path)
+
+
+def check_sheet(path: Path, sheet: str, bounds: WorkbookBounds = DEFAULT_BOUNDS) -> None:
+    """Refuse a sheet whose extent (declared, or found when the declaration is missing, suspicious
+    or cheap to verify) is more than ``bounds.max_cells`` cells or past Excel's last cell. A file
+    checked before in this process (same size and time) is not read again."""
+    _raise(_verdict(os.path.abspath(path), _stamp(path), sheet, bounds), path)
+
+
+def _stamp(path: Path) -> tuple[int, int]:
+    try:
+        st = Path(path).stat()
+    except OSError:
+        return (-1, -1)
+    return (st.st_size, st.st_mtime_ns)
+
+
+def _raise(verdict: tuple[str, str] | None, path: Path) -> None:
+    if verdict is not None:
+        raise LoadError(verdict[0], source=Path(path).name, sheet=verdict[1])
+
+
+@lru_cache(maxsize=256)
+def _verdict(path: str, _stamp: tuple[int, int], sheet: str | None,
+             bounds: WorkbookBounds) -> tuple[str, str] | None:
+    """(message, sheet) of the refusal, or ``None``; remembered per file version (a sheet without a
+    dimension is scanned once, not again when a report copies it)."""
+    try:
+        if sheet is None:
+            _archive(Path(path), bounds)
+        else:
+            _sheet(Path(path), sheet, bounds)
+    except LoadError as exc:
+        return str(exc), exc.sheet
+    return None
+
+
+def _archive(path: Path, bounds: WorkbookBounds) -> None:
     try:
         with zipfile.ZipFile(path) as zf, path.open("rb") as fh:
             infos = [i for i in zf.infolist() if not i.is_dir()]
@@ -86,9 +127,7 @@ def check_archive(path: Path, bounds: WorkbookBounds = DEFAULT_BOUNDS) -> None:
         return
 
 
-def check_sheet(path: Path, sheet: str, bounds: WorkbookBounds = DEFAULT_BOUNDS) -> None:
-    """Refuse a sheet whose extent (declared, or found when the declaration is missing, suspicious
-    or cheap to verify) is more than ``bounds.max_cells`` cells or past Excel's last cell."""
+def _sheet(path: Path, sheet: str, bounds: WorkbookBounds) -> None:
     try:
         with zipfile.ZipFile(path) as zf, path.open("rb") as fh:
             info = zf.getinfo(sheet_part(zf, sheet))

@@ -208,3 +208,22 @@ def test_a_reader_that_panics_is_one_line(where: str, says: str | None, tmp_path
     with pytest.raises(LoadError) as caught:
         read_rates(path)
     assert str(caught.value) == says
+
+
+def test_a_sheet_is_checked_once_per_version_of_its_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A push report copies the sheets read before: the scan is not done twice; a file written
+    again is checked again."""
+    from loaders import xlsx_bounds
+
+    scans: list[str] = []
+    scan = xlsx_bounds._scan
+    monkeypatch.setattr(xlsx_bounds, "_scan", lambda fh, info, bounds: scans.append(info.filename) or scan(
+        fh, info, bounds))
+    path = _good(tmp_path / "ok.xlsx", 3, dimension=False)
+    check_sheet(path, "Rates")
+    check_sheet(path, "Rates")
+    assert scans == ["xl/worksheets/sheet1.xml"]
+    X.workbook(path, X.sheet_xml(H + STRAY))
+    with pytest.raises(LoadError, match="has cells up to XFD1048576"):
+        check_sheet(path, "Rates")
+    assert len(scans) == 2
