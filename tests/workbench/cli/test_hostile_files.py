@@ -55,3 +55,24 @@ def test_clip_says_how_long_the_value_was() -> None:
     assert clip("a" * 1_000_000) == "a" * 200 + "… (1,000,000 characters)"
     assert clip("short") == "short" and clip(None) == "" and clip(float("nan"), "—") == "—"
     assert clip("b" * 300, limit=2_000) == "b" * 300
+
+
+def test_notify_list_prints_a_long_field_cut(tmp_path: Path) -> None:
+    """A notification's fields come from the internet: a million-character type is printed cut."""
+    import json
+    from datetime import UTC, datetime
+
+    from typer.testing import CliRunner
+
+    from workbench.cli.notify import notify_app
+    from workbench.notify import NotifyConfig, NotifyService
+    from workbench.notify.store import Notification
+
+    kind = "T" * 1_000_000
+    with NotifyService(tmp_path / "s", NotifyConfig()) as svc:
+        body = json.dumps({"metadata": {"uuid": "u1", "type": kind, "payloadVersion": "1.0"}, "payload": {}})
+        svc.store.save(Notification("u1", kind, "1.0", datetime.now(UTC).timestamp(), "cns", body)).result(10)
+    result = CliRunner().invoke(notify_app, ["list", "--state-dir", str(tmp_path / "s")], env={"COLUMNS": "200"})
+    assert result.exit_code == 0, result.output
+    assert len(result.output) < 20_000
+    assert "characters)" in result.output  # "… (1,000,000 characters)", folded in its column of the table
