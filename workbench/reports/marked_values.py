@@ -85,22 +85,33 @@ def _sources(files: Sequence[Path]) -> Iterator[tuple[str, tuple[str, str], Rows
         if f.suffix.lower() in EXCEL:
             from python_calamine import CalamineWorkbook
 
-            from loaders.errors import LoadError
-            from loaders.xlsx_bounds import check_archive, check_sheet
+            from loaders.xlsx_bounds import check_archive
 
             check_archive(f)  # read before, but maybe not every sheet: the reader sizes each from the file
             wb = CalamineWorkbook.from_path(str(f))
             names = wb.sheet_names
             for name in names:
-                try:
-                    check_sheet(f, name)
-                except LoadError:
-                    continue  # a sheet past the bounds (hidden, never read): not copied
+                if not _within_bounds(f, name):
+                    continue
                 rows = wb.get_sheet_by_name(name).to_python(skip_empty_area=False)
                 title = name if single else (f"{f.stem} {name}" if len(names) > 1 else f.stem)
                 yield title, (f.name, name), [[None if v == "" else v for v in r] for r in rows]
         else:
             yield f.stem, (f.name, ""), _csv_rows(f)
+
+
+def _within_bounds(f: Path, sheet: str) -> bool:
+    """Whether a sheet of the workbook ``f`` may be copied: one past the bounds of
+    ``loaders.xlsx_bounds`` (a hidden sheet, never read, with a stray cell at XFD1048576) is not:
+    the readers would size it from the file."""
+    from loaders.errors import LoadError
+    from loaders.xlsx_bounds import check_sheet
+
+    try:
+        check_sheet(f, sheet)
+    except LoadError:
+        return False
+    return True
 
 
 def _csv_rows(f: Path) -> Rows:
