@@ -1,0 +1,115 @@
+"""Checked availability -> OTA_HotelAvailNotif requests, one hotel and one calendar month each.
+
+The rates' compressor does the work (:func:`workbench.writers.compress.series_months` and
+:func:`~workbench.writers.compress.plan_series`): a series is a hotel, room type, rate plan (none for a
+room type's own values) and restriction, so rooms to sell and each restriction travel in messages of
+their own, each value compressed into date ranges with weekday masks - never more messages than
+run-length encoding, and expanding them gives back exactly the nights set. Messages come in hotel,
+month, room, rate plan (the room type's own first), restriction (in :data:`loaders.schemas.RESTRICTIONS`
+order) and start order, whatever the order of the rows, so requests and ``LocatorID`` numbers are
+canonical. Requests are :class:`~workbench.writers.batches.RateRequest` (the rates' shape: hotel,
+month, body, messages, cells, and per cell its ``LocatorID`` and source row), and the cells frame is
+what a dry-run folder's ``cells.parquet`` and the journal need
+(:func:`workbench.writers.request_folder.write_folder` writes both).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from loaders.schemas import RESTRICTIONS
+from workbench.ota.avail_notif import DEFAULT_READING, build_avail_notif
+from workbench.writers.batches import RateRequest, batch_requests, message_locators
+from workbench.writers.compress import plan_series, series_months
+
+#: What ``cells.parquet`` keeps of each value sent (the canonical availability columns).
+AVAIL_CELL_COLUMNS = ["hotel_code", "inv_type_code", "rate_plan_code", "date", "restriction", "value", "source",
+                      "sheet", "row", "value_column"]
+MESSAGE_COLUMNS = ["hotel_code", "month", "inv_type_code", "rate_plan_code", "restriction", "start", "end", "mask",
+                   "value"]
+
+
+@dataclass
+class AvailCompressed:
+    """``messages``: one row per AvailStatusMessage (``MESSAGE_COLUMNS``); ``cells``: the input rows
+    (``source, sheet, row, hotel_code, month``) with the ``message`` that carries each."""
+
+    messages: pd.DataFrame
+    cells: pd.DataFrame
+
+
+def compress_availability(frame: pd.DataFrame, weekly: bool = True) -> AvailCompressed:
+    """Compress availability rows to send (one value per cell: no repeats, e.g. ``check.valid_frame()``)."""
+    f = frame.reset_index(drop=True)
+    if f.empty:
+        return AvailCompressed(pd.DataFrame({c: pd.Series(dtype=object) for c in MESSAGE_COLUMNS}),
+                               pd.DataFrame(columns=["source", "sheet", "row", "hotel_code", "month", "message"]))
+    kind = pd.Categorical(f["restriction"].astype(str), categories=list(RESTRICTIONS)).codes.astype(np.int64)
+    if (kind < 0).any():
+        raise ValueError(f"unknown restriction `{f['restriction'].iloc[int(np.argmax(kind < 0))]}`: "
+                         f"one of {', '.join(RESTRICTIONS)}")
+    s = series_months(f["hotel_code"], f["date"], [f["inv_type_code"], f["rate_plan_code"], kind])
+    if np.bincount(s.cell).max() > 1:
+        raise ValueError("two rows set the same value of the same night: send one of them (check.valid_frame() "
+                         "leaves the repeats out)")
+    codes, values = pd.factorize(f["value"].to_numpy(dtype=np.int64), sort=True)
+    p = plan_series(s, codes.astype(np.int64), weekly=weekly)
+    take = s.at[p.series]
+    messages = pd.DataFrame({
+        "hotel_code": f["hotel_code"].array.take(take), "month": p.months.take(p.series),
+        "inv_type_code": f["inv_type_code"].array.take(take), "rate_plan_code": f["rate_plan_code"].array.take(take),
+        "restriction": np.asarray(RESTRICTIONS, dtype=object)[kind[take]],
+        "start": p.start, "end": p.end, "mask": p.mask, "value": np.asarray(values)[p.value],
+    })
+    cells = pd.DataFrame({"source": f["source"], "sheet": f["sheet"], "row": f["row"], "hotel_code": f["hotel_code"],
+                          "month": p.months.take(s.series), "message": p.message})
+    return AvailCompressed(messages, cells)
+
+
+def iter_avail_requests(c: AvailCompressed, timestamp: dt.datetime | None = None,
+                        reading: str = DEFAULT_READING) -> Iterator[RateRequest]:
+    """One request per hotel and month of ``c``, built as it is taken."""
+    if c.messages.empty:
+        return
+    timestamp = timestamp or dt.datetime.now(dt.UTC)
+
+    def bodies(m: pd.DataFrame) -> Callable[[int, int, int], bytes]:
+        starts, ends = m["start"].dt.strftime("%Y-%m-%d").tolist(), m["end"].dt.strftime("%Y-%m-%d").tolist()
+        rooms, rates = m["inv_type_code"].tolist(), m["rate_plan_code"].tolist()
+        kinds, values, masks = m["restriction"].tolist(), m["value"].tolist(), m["mask"].tolist()
+        return lambda hotel, a, b: build_avail_notif(hotel, kinds[a:b], values[a:b], starts[a:b], ends[a:b],
+                                                     rooms[a:b], rates[a:b], masks[a:b], timestamp, reading)
+
+    yield from batch_requests(c.messages, c.cells, bodies)
+
+
+def plan_availability_requests(frame: pd.DataFrame, weekly: bool = True, timestamp: dt.datetime | None = None,
+                               reading: str = DEFAULT_READING) -> list[RateRequest]:
+    """Compress ``frame`` and build every request (``reading``: ``WORKBENCH_LOS_READING``)."""
+    return list(iter_avail_requests(compress_availability(frame, weekly=weekly), timestamp, reading))
+
+
+def availability_folder_plan(frame: pd.DataFrame, timestamp: dt.datetime | None = None,
+                             reading: str = DEFAULT_READING) -> tuple[Iterator[RateRequest], pd.DataFrame]:
+    """The requests for ``frame`` (built one by one as they are taken) and its cells: the
+    :data:`AVAIL_CELL_COLUMNS` plus ``file`` (its request, ``<hotel>-<YYYY-MM>.xml``), ``month`` and
+    ``locator`` (the ``LocatorID`` of the message carrying it), in ``frame``'s order - what
+    :func:`workbench.writers.request_folder.write_folder` writes as a dry-run folder."""
+    f = frame.reset_index(drop=True)
+    compressed = compress_availability(f)
+    cells = f[AVAIL_CELL_COLUMNS].copy()
+    if f.empty:
+        return iter(()), cells.assign(file=pd.Series(dtype=object), month=pd.Series(dtype=object),
+                                      locator=pd.Series(dtype=np.int64))
+    request, names = pd.factorize(pd.MultiIndex.from_arrays([compressed.cells["hotel_code"],
+                                                             compressed.cells["month"]]))
+    cells["month"] = compressed.cells["month"].to_numpy()
+    cells["locator"] = message_locators(compressed.messages, compressed.cells)
+    cells["file"] = pd.Categorical.from_codes(request, [f"{h}-{m}.xml" for h, m in names])
+    cells.attrs["headers"] = frame.attrs.get("headers", {})
+    return iter_avail_requests(compressed, timestamp or dt.datetime.now(dt.UTC), reading), cells
