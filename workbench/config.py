@@ -122,6 +122,8 @@ class Settings:
                                 "sends Wed/Thu (the spec's table)")
         object.__setattr__(self, "los_reading", str(self.los_reading).strip().lower())
         if self.los_reading not in LOS_READINGS:
+            from workbench.errors import SettingsError
+
             raise SettingsError(f"WORKBENCH_LOS_READING=`{self.los_reading}` is not one of {', '.join(LOS_READINGS)}: "
                                 "`stay_through` sends MinStayThrough/MaxStayThrough as SetMinLOS/SetMaxLOS (the "
                                 "platform's guide), `arrival` sends MinStayArrival/MaxStayArrival as them")

@@ -67,7 +67,7 @@ TABLE: tuple[Carried, ...] = (
     Carried("Closed", "closed", EITHER, "RestrictionStatus@Status",
             "1 = `Close`, 0 = `Open`, no `Restriction` attribute; blank RatePlanCode closes the room type",
             f"[D] {DOC} (closing a room type vs a room-rate); [D-old] {DOC_OLD} (RestrictionStatus@Status "
-            "Open|Close, Restriction optional)"),
+            "Open or Close, Restriction optional)"),
     Carried("ClosedToArrival", "closed_to_arrival", ROOM_RATE, "RestrictionStatus@Restriction+@Status",
             "`Restriction=\"Arrival\"`, 1 = `Close`, 0 = `Open`",
             f"[D-old] {DOC_OLD} (@Restriction on RestrictionStatus); the value Arrival: [3P] {GOOGLE} (the "
