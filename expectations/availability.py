@@ -80,17 +80,16 @@ def validate_availability(frame: pd.DataFrame, *, registry: Registry | None = No
         (_value_rules, ["value"]), (date_rules, ["date"]), (_room_rate_rules, ["hotel_code", "inv_type_code"]),
         (_quantity_rules, ["hotel_code", "inv_type_code"]))
     unread = unread_rows(frame)
+    c = check(frame)
     if unread is not None and len(unread):
         unread = unread.astype(AVAILABILITY_COLUMNS)
         for rules, known in row_rules:
             with_them = pd.concat([frame, unread.dropna(subset=known)], ignore_index=True)
             parts += rules(check(with_them))
     elif len(frame):
-        c = check(frame)
         for rules, _ in row_rules:
             parts += rules(c)
     if len(frame):
-        c = check(frame)
         parts += [ag.repeated_cells(c), ag.min_above_max(c), ag.coverage(c), unknown_property(c), ag.not_checked(c)]
     return combine(parts)
 

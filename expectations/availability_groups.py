@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pandas as pd
 
+from expectations._keys import Coder
 from expectations.groups import first_occurrence, not_checked_issues, room_rate_facts
 from expectations.rates import repeats
 from loaders import Registry
@@ -73,20 +74,28 @@ def repeated_cells(c: AvailabilityRules) -> pd.DataFrame:
                         severity="warning", message=message)
 
 
+def restriction_codes(c: AvailabilityRules) -> tuple[np.ndarray, dict[str, int]]:
+    """Each row's restriction as a code, and the code of each restriction present (no 1M strings compared)."""
+    codes, _ = c.coder.codes("restriction")
+    first = c.coder.keys("restriction").first
+    return codes, {str(name): int(codes[i]) for name, i in zip(c.frame["restriction"].to_numpy()[first], first,
+                                                                strict=True)}
+
+
 def min_above_max(c: AvailabilityRules) -> pd.DataFrame:
     """A ``min_above_max`` error on each maximum stay below the minimum of the same room-rate and night
     (rows sent only: a repeat is compared with nothing)."""
     f = c.frame
-    restriction = f["restriction"].to_numpy(dtype=object)
-    if not np.isin(restriction, [hi for _, hi in STAY_PAIRS]).any():
+    restriction, code = restriction_codes(c)
+    if not any(hi in code for _, hi in STAY_PAIRS):
         return empty_issues()
     night = c.coder.keys("hotel_code", "inv_type_code", "rate_plan_code", "date").ids
     sent = ~availability_repeats(f) if (c.coder.keys(*CELL_KEY).size < len(f)) else np.ones(len(f), dtype=bool)
     value = f["value"].to_numpy(dtype=np.int64, na_value=0)
     found = []
     for lo, hi in STAY_PAIRS:
-        at_lo = np.flatnonzero((restriction == lo) & sent)
-        at_hi = np.flatnonzero((restriction == hi) & sent)
+        at_lo = np.flatnonzero((restriction == code.get(lo, -1)) & sent)
+        at_hi = np.flatnonzero((restriction == code.get(hi, -1)) & sent)
         if not len(at_lo) or not len(at_hi):
             continue
         pairs = pd.DataFrame({"night": night[at_hi], "hi": at_hi}).merge(
@@ -157,13 +166,15 @@ def coverage(c: AvailabilityRules) -> pd.DataFrame:
     return issues_where(f, mask, column=column, value=value, rule="coverage", severity="warning", message=message)
 
 
-def missing_facts(frame: pd.DataFrame, registry: Registry, quantities: pd.DataFrame) -> pd.DataFrame:
+def missing_facts(frame: pd.DataFrame, registry: Registry, quantities: pd.DataFrame,
+                  coder: Coder | None = None) -> pd.DataFrame:
     """Per property of ``frame``: the availability rules that could not run for lack of a fact the
     platform does not send and nothing given says (``hotel_code, rules, why``); properties with every
     fact known are left out."""
     columns = ["hotel_code", "rules", "why"]
     if frame.empty:
         return pd.DataFrame(columns=columns)
+    frame = frame.iloc[(coder or Coder(frame)).keys("hotel_code", "inv_type_code", "restriction").first]
     props = registry.properties.drop_duplicates("hotel_code").set_index("hotel_code")
     pricing = set(props.index[props["pricing_model"].notna()])
     with_rates = set(registry.room_rates["hotel_code"].dropna())
@@ -193,6 +204,6 @@ def missing_facts(frame: pd.DataFrame, registry: Registry, quantities: pd.DataFr
 
 def not_checked(c: AvailabilityRules) -> pd.DataFrame:
     """A ``not_checked`` warning on each property's first row naming the rules that did not run."""
-    return not_checked_issues(c, missing_facts(c.frame, c.registry, c.quantities),
+    return not_checked_issues(c, missing_facts(c.frame, c.registry, c.quantities, c.coder),
                               "nothing given says (the platform's roomrates sends rooms and rate plans, never a "
                               "pricing model or a room type's units)", FACTS_HINT)

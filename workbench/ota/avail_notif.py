@@ -117,21 +117,45 @@ def message_xml(locator: int, restriction: str, value: int, start: str, end: str
     """One ``AvailStatusMessage`` as text: ``restriction`` (a canonical name of :data:`TABLE`) set to
     ``value`` for ``room`` (and ``rate``; None or NA for the room type) from ``start`` to ``end``
     (``YYYY-MM-DD``, both included) on the weekdays of ``mask`` (bit 0 = Monday)."""
+    head, inner = _carried(restriction, int(value), reading)
+    return (f'<AvailStatusMessage LocatorID="{locator}"{head}><StatusApplicationControl Start="{start}" End="{end}"'
+            f'{_target(room, rate)}{_days(mask)}/>{inner}</AvailStatusMessage>')
+
+
+@lru_cache(maxsize=4096)
+def _carried(restriction: str, value: int, reading: str) -> tuple[str, str]:
+    """What :data:`TABLE` makes of one value: the message's own attributes and the element after its
+    ``StatusApplicationControl`` (each (restriction, value) written once)."""
     c = BY_RESTRICTION[restriction]
-    target = f" InvTypeCode={_attr(str(room))}"
-    if not _blank(rate):  # a room-rate's message (a room type's has no RatePlanCode)
-        target = f" RatePlanCode={_attr(str(rate))}" + target
-    days = "" if mask == ALL_DAYS else "".join(f' {k}="{v}"' for k, v in weekday_attributes(mask).items())
-    control = f'<StatusApplicationControl Start="{start}" End="{end}"{target}{days}/>'
     if c.element.endswith("@BookingLimit"):
-        return f'<AvailStatusMessage LocatorID="{locator}" BookingLimit="{int(value)}">{control}</AvailStatusMessage>'
+        return f' BookingLimit="{value}"', ""
     if c.los is not None:
-        inner = (f'<LengthsOfStay><LengthOfStay MinMaxMessageType="{c.los_type(reading)}" Time="{int(value)}"/>'
-                 "</LengthsOfStay>")
-    else:
-        which = f' Restriction="{c.restriction_attr}"' if c.restriction_attr else ""
-        inner = f'<RestrictionStatus{which} Status="{"Close" if value else "Open"}"/>'
-    return f'<AvailStatusMessage LocatorID="{locator}">{control}{inner}</AvailStatusMessage>'
+        return "", (f'<LengthsOfStay><LengthOfStay MinMaxMessageType="{c.los_type(reading)}" Time="{value}"/>'
+                    "</LengthsOfStay>")
+    which = f' Restriction="{c.restriction_attr}"' if c.restriction_attr else ""
+    return "", f'<RestrictionStatus{which} Status="{"Close" if value else "Open"}"/>'
+
+
+_TARGETS: dict[tuple[object, object], str] = {}
+
+
+def _target(room: object, rate: object) -> str:
+    """`` RatePlanCode="…" InvTypeCode="…"`` (no RatePlanCode for a room type's own message), once per pair."""
+    key = (room, rate)
+    found = _TARGETS.get(key)
+    if found is None:
+        found = f" InvTypeCode={_attr(str(room))}"
+        if not _blank(rate):
+            found = f" RatePlanCode={_attr(str(rate))}" + found
+        if len(_TARGETS) < 100_000:
+            _TARGETS[key] = found
+    return found
+
+
+@lru_cache(maxsize=128)
+def _days(mask: int) -> str:
+    """The weekday flags of a mask (OTA's spelling), none for every day."""
+    return "" if mask == ALL_DAYS else "".join(f' {k}="{v}"' for k, v in weekday_attributes(mask).items())
 
 
 def build_avail_notif(hotel_code: int, restrictions: Sequence[str], values: Sequence[int], starts: Sequence[str],

@@ -37,7 +37,7 @@ MESSAGE_COLUMNS = ["hotel_code", "month", "inv_type_code", "rate_plan_code", "re
 @dataclass
 class AvailCompressed:
     """``messages``: one row per AvailStatusMessage (``MESSAGE_COLUMNS``); ``cells``: the input rows
-    (``source, sheet, row, hotel_code, month``) with the ``message`` that carries each."""
+    (``source, sheet, row``) with the ``message`` that carries each."""
 
     messages: pd.DataFrame
     cells: pd.DataFrame
@@ -48,17 +48,18 @@ def compress_availability(frame: pd.DataFrame, weekly: bool = True) -> AvailComp
     f = frame.reset_index(drop=True)
     if f.empty:
         return AvailCompressed(pd.DataFrame({c: pd.Series(dtype=object) for c in MESSAGE_COLUMNS}),
-                               pd.DataFrame(columns=["source", "sheet", "row", "hotel_code", "month", "message"]))
-    kind = pd.Categorical(f["restriction"].astype(str), categories=list(RESTRICTIONS)).codes.astype(np.int64)
-    if (kind < 0).any():
-        raise ValueError(f"unknown restriction `{f['restriction'].iloc[int(np.argmax(kind < 0))]}`: "
-                         f"one of {', '.join(RESTRICTIONS)}")
+                               pd.DataFrame(columns=["source", "sheet", "row", "message"]))
+    codes, names = pd.factorize(f["restriction"])  # a few names: each looked up once
+    unknown = [str(n) for n in names if n not in RESTRICTIONS]
+    if unknown:
+        raise ValueError(f"unknown restriction `{unknown[0]}`: one of {', '.join(RESTRICTIONS)}")
+    kind = np.array([RESTRICTIONS.index(str(n)) for n in names], dtype=np.int64)[codes]
     s = series_months(f["hotel_code"], f["date"], [f["inv_type_code"], f["rate_plan_code"], kind])
     if np.bincount(s.cell).max() > 1:
         raise ValueError("two rows set the same value of the same night: send one of them (check.valid_frame() "
                          "leaves the repeats out)")
-    codes, values = pd.factorize(f["value"].to_numpy(dtype=np.int64), sort=True)
-    p = plan_series(s, codes.astype(np.int64), weekly=weekly)
+    value_codes, values = pd.factorize(f["value"].to_numpy(dtype=np.int64), sort=True)
+    p = plan_series(s, value_codes.astype(np.int64), weekly=weekly)
     take = s.at[p.series]
     messages = pd.DataFrame({
         "hotel_code": f["hotel_code"].array.take(take), "month": p.months.take(p.series),
@@ -66,8 +67,9 @@ def compress_availability(frame: pd.DataFrame, weekly: bool = True) -> AvailComp
         "restriction": np.asarray(RESTRICTIONS, dtype=object)[kind[take]],
         "start": p.start, "end": p.end, "mask": p.mask, "value": np.asarray(values)[p.value],
     })
-    cells = pd.DataFrame({"source": f["source"], "sheet": f["sheet"], "row": f["row"], "hotel_code": f["hotel_code"],
-                          "month": p.months.take(s.series), "message": p.message})
+    # the cells' files and sheets as categories: a request takes its cells by integer codes, not by text
+    cells = pd.DataFrame({"source": f["source"].astype("category"), "sheet": f["sheet"].astype("category"),
+                          "row": f["row"], "message": p.message})
     return AvailCompressed(messages, cells)
 
 
@@ -103,13 +105,22 @@ def availability_folder_plan(frame: pd.DataFrame, timestamp: dt.datetime | None 
     f = frame.reset_index(drop=True)
     compressed = compress_availability(f)
     cells = f[AVAIL_CELL_COLUMNS].copy()
+    for name in ("restriction", "source", "sheet", "value_column"):  # few distinct texts: Parquet writes them once
+        cells[name] = compressed.cells[name] if name in compressed.cells else cells[name].astype("category")
+    # (``month`` and ``file`` are categories too, below)
     if f.empty:
         return iter(()), cells.assign(file=pd.Series(dtype=object), month=pd.Series(dtype=object),
                                       locator=pd.Series(dtype=np.int64))
-    request, names = pd.factorize(pd.MultiIndex.from_arrays([compressed.cells["hotel_code"],
-                                                             compressed.cells["month"]]))
-    cells["month"] = compressed.cells["month"].to_numpy()
+    # each cell's request, named once per request (no million string joins): hotel and month as one integer
+    months = f["date"].to_numpy("datetime64[M]").astype(np.int64)
+    request, keys = pd.factorize(f["hotel_code"].to_numpy(dtype=np.int64) * 100_000 + months)
+    hotels, month_of = np.divmod(np.asarray(keys, dtype=np.int64), 100_000)
+    month_text = np.datetime_as_string(month_of.astype("datetime64[M]"), unit="M")
+    month_code, month_values = pd.factorize(months)
+    cells["month"] = pd.Categorical.from_codes(month_code, np.datetime_as_string(
+        np.asarray(month_values).astype("datetime64[M]"), unit="M").tolist())
     cells["locator"] = message_locators(compressed.messages, compressed.cells)
-    cells["file"] = pd.Categorical.from_codes(request, [f"{h}-{m}.xml" for h, m in names])
+    cells["file"] = pd.Categorical.from_codes(request, [f"{h}-{m}.xml" for h, m in zip(hotels, month_text,
+                                                                                       strict=True)])
     cells.attrs["headers"] = frame.attrs.get("headers", {})
     return iter_avail_requests(compressed, timestamp or dt.datetime.now(dt.UTC), reading), cells
