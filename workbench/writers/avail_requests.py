@@ -104,7 +104,7 @@ def availability_folder_plan(frame: pd.DataFrame, timestamp: dt.datetime | None 
     :func:`workbench.writers.request_folder.write_folder` writes as a dry-run folder."""
     f = frame.reset_index(drop=True)
     compressed = compress_availability(f)
-    cells = f[AVAIL_CELL_COLUMNS].copy()
+    cells = f[AVAIL_CELL_COLUMNS]  # a new frame (copy on write): the columns added below leave ``frame`` as it is
     for name in ("restriction", "source", "sheet", "value_column"):  # few distinct texts: Parquet writes them once
         cells[name] = compressed.cells[name] if name in compressed.cells else cells[name].astype("category")
     # (``month`` and ``file`` are categories too, below)

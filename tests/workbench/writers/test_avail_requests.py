@@ -103,8 +103,10 @@ def test_requests_read_back_by_the_weekday_rules_equal_the_input(cal, reading, r
 def test_each_cell_knows_its_request_and_the_locator_of_the_message_setting_it() -> None:
     cal = {(1, "A", None, d, "rooms_to_sell"): 4 for d in range(0, 40)}
     cal |= {(1, "A", "R", d, "min_stay_arrival"): 2 for d in range(0, 40) if (START + dt.timedelta(days=d)).weekday() >= 4}
-    requests, cells = availability_folder_plan(frame(cal), timestamp=TS)
+    given = frame(cal)
+    requests, cells = availability_folder_plan(given, timestamp=TS)
     requests = list(requests)
+    assert list(given.columns) == list(AVAILABILITY_COLUMNS) and given.equals(frame(cal))  # the input is untouched
     assert [(r.key, r.messages) for r in requests] == [("1-2027-01", 2), ("1-2027-02", 2)]
     by_request = {r.key + ".xml": {m["locator"]: m for m in parse_avail_notif(r.body)} for r in requests}
     for cell in cells.itertuples():
