@@ -29,7 +29,8 @@ EXPORTED = {
     ],
     "expectations": [
         "ContentLookups", "FxTable", "ISSUE_COLUMNS", "bed_types", "cet_today", "date_window", "has_errors", "read_fx_table",
-        "room_type_name", "validate_availability", "validate_content", "validate_rates", "validate_rooms",
+        "room_type_name", "validate_availability", "validate_content", "validate_content_modular", "validate_rates",
+        "validate_rooms",
     ],
     "workbench": [
         "AvailabilityCheck", "BlockedByErrors", "CarSearch", "CnsClient", "CnsConfig", "ContentCheck",
