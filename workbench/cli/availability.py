@@ -11,8 +11,7 @@ from typing import Annotated
 import typer
 from rich.markup import escape
 
-from workbench.cli.console import check_paths, console, fail, print_issues, written
-from workbench.cli.rates import (
+from workbench.cli.common import (
     AsOf,
     EncodingOpt,
     HeaderRowOpt,
@@ -23,6 +22,7 @@ from workbench.cli.rates import (
     print_skipped,
     validate_app,
 )
+from workbench.cli.console import check_paths, console, fail, print_issues, written
 
 Files = Annotated[list[Path], typer.Argument(
     help="Availability workbooks or CSV/Parquet files (or folders of them): `HotelCode`, `InvTypeCode`, "
