@@ -16,17 +16,20 @@ what a dry-run folder's ``cells.parquet`` and the journal need
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
 from loaders.schemas import RESTRICTIONS
-from workbench.ota.avail_notif import DEFAULT_READING, build_avail_notif
+from workbench.ota.avail_notif import DEFAULT_READING, build_avail_notif, parse_avail_notif
 from workbench.writers.batches import RateRequest, batch_requests, message_locators
 from workbench.writers.compress import plan_series, series_months
+from workbench.writers.planned import Planned
 
+OPERATION = "OTA_HotelAvailNotif"
+KIND = "availability"
 #: What ``cells.parquet`` keeps of each value sent (the canonical availability columns).
 AVAIL_CELL_COLUMNS = ["hotel_code", "inv_type_code", "rate_plan_code", "date", "restriction", "value", "source",
                       "sheet", "row", "value_column"]
@@ -124,3 +127,50 @@ def availability_folder_plan(frame: pd.DataFrame, timestamp: dt.datetime | None 
                                                                                        strict=True)])
     cells.attrs["headers"] = frame.attrs.get("headers", {})
     return iter_avail_requests(compressed, timestamp or dt.datetime.now(dt.UTC), reading), cells
+
+
+# --- for the one send driver ---------------------------------------------------------------------------
+
+def item_keys(hotel: pd.Series, room: pd.Series, rate: pd.Series, day: pd.Series,
+              restriction: pd.Series) -> pd.Series:
+    """The journal's item of each value: ``<hotel>/<room>/<rate>/<YYYY-MM-DD>/<restriction>`` (the rate blank
+    for a room type's own values)."""
+    return (hotel.astype(str) + "/" + room.astype(str) + "/" + rate.astype("string").fillna("").astype(str) + "/"
+            + pd.to_datetime(day).dt.strftime("%Y-%m-%d") + "/" + restriction.astype(str))
+
+
+def avail_items(body: bytes, reading: str = DEFAULT_READING) -> list[tuple[str, str]]:
+    """The state a request establishes once accepted: ``(item, value)`` for every night and value it sets,
+    read from the body itself (the weekday rules applied), so what is journalled is what was sent."""
+    out = []
+    for m in parse_avail_notif(body, reading):
+        days = pd.date_range(str(m["start"]), str(m["end"]), freq="D")
+        keep = days[[bool(m["days"][d]) for d in days.day_of_week]]  # type: ignore[index]
+        for day in keep.strftime("%Y-%m-%d"):
+            out.append((f"{m['hotel_code']}/{m['inv_type_code']}/{m['rate_plan_code'] or ''}/{day}/{m['restriction']}",
+                        str(m["value"])))
+    return out
+
+
+def planned_availability(requests: Iterable[RateRequest], cells: pd.DataFrame,
+                         reading: str = DEFAULT_READING) -> list[Planned]:
+    """Availability requests as the one send driver takes them (:class:`~workbench.writers.planned.Planned`):
+    kind ``availability``, operation ``OTA_HotelAvailNotif``, key ``<hotel>-<YYYY-MM>``, the state each
+    establishes (:func:`avail_items`) and the spreadsheet cells it carries (``cells``, from
+    :func:`availability_folder_plan`: ``source, sheet, row``, ``column`` = the value's cell, ``locator``,
+    ``item``)."""
+    cells = cells.assign(file=cells["file"].astype(str)) if len(cells) else cells
+    by_file = {str(k): g for k, g in cells.groupby("file", sort=False, observed=True)} if len(cells) else {}
+    out = []
+    for r in requests:
+        mine = by_file.get(f"{r.key}.xml", cells.iloc[:0])
+        rows = pd.DataFrame({"source": mine["source"].astype(str).to_numpy(), "sheet": mine["sheet"].astype(str).to_numpy(),
+                             "row": mine["row"].to_numpy(), "column": mine["value_column"].astype(str).to_numpy(),
+                             "locator": mine["locator"].to_numpy(),
+                             "item": item_keys(mine["hotel_code"], mine["inv_type_code"], mine["rate_plan_code"],
+                                               mine["date"], mine["restriction"]).to_numpy()})
+        out.append(Planned(KIND, OPERATION, r.key, r.body, str(r.hotel_code), r.month, hotel_code=r.hotel_code,
+                           messages=r.messages, items=r.cells, state=avail_items(r.body, reading), rows=rows,
+                           idempotent=True, source=r, extra={"hotel": r.hotel_code, "month": r.month,
+                                                             "messages": r.messages, "cells": r.cells}))
+    return out

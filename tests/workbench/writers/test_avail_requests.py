@@ -20,6 +20,7 @@ from workbench.writers.avail_requests import (
     availability_folder_plan,
     compress_availability,
     plan_availability_requests,
+    planned_availability,
 )
 from workbench.writers.compress import expand
 from workbench.writers.request_folder import read_folder, write_folder
@@ -141,3 +142,21 @@ def test_the_rates_folder_writer_writes_and_reads_back_an_availability_dry_run(t
     assert [r.body for r in folder.requests] == [r.body for r in written]
     assert set(folder.cells.columns) >= {"restriction", "value", "locator", "file", "value_column"}
     assert len(folder.cells) == len(cal)
+
+
+@pytest.mark.parametrize("reading", LOS_READINGS)
+def test_planned_requests_carry_the_state_they_set_and_the_cells_behind_it(reading) -> None:
+    cal = {(1, "A", None, d, "rooms_to_sell"): 3 + d % 2 for d in range(25, 40)}
+    cal |= {(1, "A", "R", d, "min_stay_through"): 2 for d in range(25, 40) if (START + dt.timedelta(days=d)).weekday() >= 4}
+    requests, cells = availability_folder_plan(frame(cal), timestamp=TS, reading=reading)
+    planned = planned_availability(list(requests), cells, reading)
+    assert [(p.kind, p.operation, p.key, p.what) for p in planned] == [
+        ("availability", "OTA_HotelAvailNotif", "1-2027-01", "2027-01"),
+        ("availability", "OTA_HotelAvailNotif", "1-2027-02", "2027-02")]
+    state = {item: value for p in planned for item, value in p.state}
+    expected = {f"1/A/{rate or ''}/{START + dt.timedelta(days=d)}/{r}": str(v) for (_, _, rate, d, r), v in cal.items()}
+    assert state == expected
+    for p in planned:  # each row's item is in its request's state, and its locator one of its messages
+        assert set(p.rows["item"]) == {item for item, _ in p.state} and len(p.rows) == p.items
+        assert set(p.rows["locator"]) <= set(range(1, p.messages + 1))
+        assert set(p.rows["column"]) == {"rooms_to_sell", "min_stay_through"}
