@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from expectations import validate_availability
-from loaders import Registry, read_availability
+from loaders import Registry, read_availability, read_registry
 from loaders.schemas import RATES_COLUMNS
 
 AS_OF = dt.date(2026, 12, 1)
@@ -137,3 +137,14 @@ def test_rooms_to_sell_bounds_hold_for_every_value(tmp_path_factory, value) -> N
     expected = ({"rooms_to_sell_range"} if value < 0 or value > 255 else {"rooms_to_sell_unlimited"} if value == 255
                 else set()) | ({"rooms_to_sell_above_quantity"} if 10 < value < 255 else set())
     assert rules == expected
+
+
+def test_a_registry_file_gives_units_in_its_rooms_sheet(write_csv, tmp_path) -> None:
+    rooms = tmp_path / "rooms.csv"
+    pd.DataFrame({"HotelCode": [1], "InvTypeCode": ["A"], "MaxAdultOccupancy": [2], "Quantity": [5]}).to_csv(
+        rooms, index=False)
+    registry = read_registry(rooms)
+    assert registry.rooms["quantity"].tolist() == [5]
+    issues = check(write_csv, [{"RoomsToSell": 6}], registry=registry)
+    assert "more than the 5 units room type A has (Quantity, from the registry)" in \
+        issues.loc[issues["rule"] == "rooms_to_sell_above_quantity", "message"].iloc[0]

@@ -195,3 +195,15 @@ def test_every_written_cell_becomes_one_row_of_the_frame(tmp_path_factory, grid)
     frame, issues = read_availability(path)
     assert issues.empty
     assert _cells(frame) == expected and len(frame) == len(expected)
+
+
+def test_a_formula_without_a_saved_value_is_not_taken_for_a_blank(tmp_path) -> None:
+    wb = Workbook()
+    ws = wb.active
+    ws.append(LONG)
+    ws.append([1, "A", None, "2027-01-01", "=2+2", None, None])  # openpyxl saves no value: the reader sees a blank
+    ws.append([1, "A", "R", "2027-01-01", None, 1, None])
+    wb.save(tmp_path / "formula.xlsx")
+    frame, issues = read_availability(tmp_path / "formula.xlsx")
+    assert issues[["row", "column", "rule"]].values.tolist() == [[2, "RoomsToSell", "formula_no_value"]]
+    assert frame["restriction"].tolist() == ["closed"]
