@@ -28,6 +28,7 @@ from workbench.config import Settings
 from workbench.ota.response import OTAResponse, ResponseParseError, extract_ruid, parse_response
 from workbench.transport.backoff import RetryPolicy, parse_retry_after
 from workbench.transport.errors import ConfigurationError
+from workbench.transport.json_answer import judge_json
 from workbench.transport.limiter import SlidingWindowLimiter
 from workbench.transport.operations import PCI, SPEC_LIMITS, Operation, operation, parse_limits
 from workbench.transport.result import Attempt, Outcome, Result
@@ -149,7 +150,9 @@ class PlatformClient:
         op = operation(op)
         idempotent = op.idempotent if idempotent is None else idempotent
         url, headers = self.url(op, path), self.headers(op)
-        verb = (method or "POST").upper()
+        verb = (method or op.method).upper()
+        if verb in ("GET", "DELETE") and op.json and not body:  # no body: nothing to type or compress
+            headers = {k: v for k, v in headers.items() if k != "Content-Encoding"}
         payload = gzip.compress(body, compresslevel=5, mtime=0) if self.gzip_requests else body
         history: list[Attempt] = []
         started = time.perf_counter()
@@ -164,8 +167,8 @@ class PlatformClient:
             waited += ticket.waited
             t0 = time.perf_counter()
             try:
-                response = await self._http.request(verb, url, content=payload if verb != "GET" else None,
-                                                    headers=headers)
+                response = await self._http.request(verb, url, content=payload if verb != "GET" and (
+                    body or not op.json) else None, headers=headers)
             except httpx.TransportError as exc:
                 self._leave(ticket, time.perf_counter() - t0)
                 verdict = self._transport_error(exc, idempotent)
@@ -219,6 +222,10 @@ class PlatformClient:
 
     def _answer(self, response: httpx.Response, idempotent: bool, op: Operation) -> _Verdict:
         status, body = response.status_code, response.content
+        if op.json:  # a modular JSON API: its envelope (workbench.transport.json_answer)
+            j = judge_json(status, body, idempotent)
+            return _Verdict(j.outcome, status, None, j.ruid, body, j.error, j.retry, j.maybe_applied, j.fatal,
+                            j.envelope)
         ruid = extract_ruid(body)
         parsed: OTAResponse | None = None
         problem: str | None = None
@@ -319,10 +326,11 @@ class _Verdict:
     retry: bool = False
     maybe_applied: bool = False
     fatal: bool = False
+    envelope: Any = None  # a JSON answer's envelope
 
     def result(self, op: Operation, context: Any, history: tuple[Attempt, ...], seconds: float) -> Result:
         return Result(op.name, self.outcome, self.status, self.response, self.ruid, len(history), history, context,
-                      self.body, self.error, self.maybe_applied, self.fatal, seconds)
+                      self.body, self.error, self.maybe_applied, self.fatal, seconds, envelope=self.envelope)
 
 
 __all__ = ["OnResult", "PlatformClient", "SendItem", "basic_auth", "limiter_for", "ssl_context"]
