@@ -265,8 +265,8 @@ async def settings_write(sb: PlatformState, call: Call, pid: int) -> Reply:
 async def settings_read(sb: PlatformState, call: Call, pid: int) -> Reply:
     out = copy.deepcopy(_store(sb).get(API, pid, "settings") or {})
     ps = out.get("property_settings") or {}
-    if isinstance(ps.get("pricing_type"), str):  # the read spelling
-        ps["pricing_type"] = ps["pricing_type"].capitalize()
+    if ps.get("pricing_type") == "STANDARD":  # the read spelling the description shows
+        ps["pricing_type"] = "Standard"
     for key in ("category_id", "nature_id"):
         value = (out.get("french_tax_details") or {}).get(key)
         if isinstance(value, str) and value.isdigit():
