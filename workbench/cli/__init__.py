@@ -6,7 +6,8 @@ module             commands
 ``rates``          ``validate rates``, ``push rates``
 ``rooms``          ``validate rooms``, ``push rooms``, ``fetch rooms``
 ``content``        ``validate content``
-``content_push``   ``push content``
+``content_push``   ``push content`` (``--api ota|modular``)
+``content_fetch``  ``fetch content`` (the modular APIs' reads)
 ``sandbox``        ``sandbox serve``
 ``notify``         ``notify serve|credentials|keys|list|...|send``
 ``cars``           ``cars search|languages|suppliers|depots|link|sandbox``
@@ -30,6 +31,7 @@ from __future__ import annotations
 import typer
 
 from workbench.cli import content as _content  # noqa: F401 - registers `validate content`
+from workbench.cli import content_fetch as _content_fetch  # noqa: F401 - registers `fetch content`
 from workbench.cli import content_push as _content_push  # noqa: F401 - registers `push content`
 from workbench.cli.cars import app as cars_app
 from workbench.cli.demo import demo

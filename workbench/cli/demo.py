@@ -71,9 +71,11 @@ CONTENT_FIXES: list[tuple[str, dict[str, object], str, object]] = [
 ]
 
 #: what the modular APIs refuse beyond the content operation's rules: a meal priced 0 (a meal's price is 0.1 at
-#: least; an included breakfast has no price field)
+#: least; an included breakfast has no price field), request to book in the Netherlands
 MODULAR_FIXES: list[tuple[str, dict[str, object], str, object]] = [
     ("Services", {"ID": "BR-SP-01", "Code": 173}, "Price", 12),
+    # request to book is "currently only" for fr, au, us, it, de, gb and es (Property settings, booking_model)
+    ("Property", {"ID": "RTB-AMS-01"}, "BookingModel", None),
 ]
 #: the sheets no modular API takes (attractions, relative positions: sunset 2023-06-30)
 MODULAR_DROPPED = ("Attractions", "Transport")

@@ -68,6 +68,8 @@ OTA_ONLY_RULES: dict[str, str] = {
     "birth_date_required": "brazil_tax_details has no birth date (Property settings)",
     "target_required": "Target is sent only to create a property (Property API; `modular_target_required`)",
     "rtb_new_only": "the booking model is a settings group, set on any property (Property settings)",
+    "rtb_not_enabled": "`content_api_rtb_enabled` is the content operation's setting; the Property settings take "
+                       "request to book by country",
     "service_price_required": "a meal's price is in the property's currency, without a CurrencyCode (Facilities API)",
 }
 
@@ -123,11 +125,9 @@ class ModularPushResult(PushOutcome):
 
     @property
     def ok(self) -> bool:
-        held = bool(len(self.requests)) and bool((self.requests["outcome"] == HELD).any())
-        errors = len(self.issues) and bool((self.issues["severity"] == "error").any())
-        sent_ok = bool((self.requests["outcome"].isin(["success", HELD]) | (self.dry_run is not None)).all()) \
-            if len(self.requests) else True
-        return sent_ok and not held and not errors
+        errors = bool(len(self.issues)) and bool((self.issues["severity"] == "error").any())
+        fine = self.requests["outcome"].isin(["success", "written", "planned"]) if len(self.requests) else []
+        return bool(all(fine)) and not errors
 
     def summary(self) -> str:
         if self.dry_run is not None:
@@ -256,7 +256,7 @@ def _open(settings: Settings, client: Any | None) -> tuple[Any, bool]:
 
 
 def push_content_modular(check: ContentCheck, settings: Settings, *, replace: bool = False, fill: bool = False,
-                         journal: PathLike | Journal = DEFAULT_JOURNAL, dry_run: PathLike | None = None,
+                         journal: PathLike | Journal = DEFAULT_JOURNAL, dry_run: PathLike | bool | None = None,
                          today: dt.date | None = None, client: Any | None = None, full: bool = False,
                          meta: ModularMeta | None = None, cache: PathLike | LookupCache | None = None,
                          command: str = "", progress: bool = False, lock_wait: float = 0.0,
@@ -281,9 +281,10 @@ def push_content_modular(check: ContentCheck, settings: Settings, *, replace: bo
         with Journal(path) as j:
             ids = known_ids(j, target, keys)
         if dry_run is not None:
-            return _dry_run(check, meta, ids, settings, sync, path, dry_run, day, replace, full)
+            return _planned(check, meta, ids, settings, sync, path, dry_run, day, replace, full)
         kind = ModularContentKind()
-        common = dict(journal=path, command=command, progress=progress, client=sync, sleep=sleep, lock_wait=lock_wait)
+        common: dict[str, Any] = dict(journal=path, command=command, progress=progress, client=sync, sleep=sleep,
+                                      lock_wait=lock_wait)
         with Journal(path) as j:  # round 1: the creates
             first = _plan(check.parts, meta, Reads(), ids, journal=j, target=target, replace=replace, full=full,
                           today=day, only=lambda p: p.operation == CREATE)
@@ -330,16 +331,27 @@ def _built_requests(check: ContentCheck, meta: ModularMeta, reads: Reads, ids: M
     return build_modular_content(_with_ids(check.parts, ids), meta, today=day, replace=replace).requests
 
 
-def _dry_run(check: ContentCheck, meta: ModularMeta, ids: Mapping[str, int], settings: Settings, sync: Any,
-             journal: Path, directory: PathLike, day: dt.date, replace: bool, full: bool) -> ModularPushResult:
+def plan_content_modular(check: ContentCheck, settings: Settings, *, replace: bool = False,
+                         journal: PathLike | Journal = DEFAULT_JOURNAL, today: dt.date | None = None,
+                         client: Any | None = None, full: bool = False, meta: ModularMeta | None = None,
+                         cache: PathLike | LookupCache | None = None) -> ModularPushResult:
+    """What a push would send (``requests`` with outcome ``planned``, the ones held back and why, ``unchanged``),
+    after reading the meta and what each property has; nothing is written or sent."""
+    return push_content_modular(check, settings, replace=replace, journal=journal, today=today, client=client,
+                                full=full, meta=meta, cache=cache, dry_run=False)
+
+
+def _planned(check: ContentCheck, meta: ModularMeta, ids: Mapping[str, int], settings: Settings, sync: Any,
+             journal: Path, directory: PathLike | bool, day: dt.date, replace: bool, full: bool) -> ModularPushResult:
     codes = sorted(set(ids.values()) | _codes(check))
     reads = read_properties(sync, codes, CURRENT) if codes else Reads()
     target = (settings.base_url or "").rstrip("/")
     with Journal(journal) as j:
         plan = _plan(check.parts, meta, reads, ids, journal=j, target=target, replace=replace, full=full, today=day,
                      only=lambda p: True)
-    write_modular_dry_run(plan.send, directory)
-    frame = pd.DataFrame([{**_identity(p), "outcome": "written", "http_status": pd.NA, "codes": "", "texts": "",
+    if directory is not False:
+        write_modular_dry_run(plan.send, Path(str(directory)))
+    frame = pd.DataFrame([{**_identity(p), "outcome": "written" if directory is not False else "planned", "http_status": pd.NA, "codes": "", "texts": "",
                            "ruid": "", "attempts": 0, "error": "", "source_rows": p.source_rows(), "note": ""}
                           for p in plan.send], columns=REQUEST_COLUMNS[1:])
     frame.insert(0, "request_id", range(1, len(frame) + 1))
@@ -347,7 +359,8 @@ def _dry_run(check: ContentCheck, meta: ModularMeta, ids: Mapping[str, int], set
     return ModularPushResult(pd.concat([frame, held], ignore_index=True) if len(held) else frame,
                              pd.DataFrame(columns=MODULAR.row_columns), plan.issues,
                              pd.DataFrame(columns=CREATED_COLUMNS), [p.key for p in plan.unchanged],
-                             list(check.files), target, dry_run=Path(directory))
+                             list(check.files), target,
+                             dry_run=Path(str(directory)) if directory is not False else None)
 
 
 def write_modular_dry_run(planned: Sequence[Planned], directory: PathLike) -> pd.DataFrame:
@@ -442,7 +455,8 @@ def send_modular_folder(folder: Folder, settings: Settings, journal: PathLike | 
     target = driver.target_of(settings)
     kind = ModularContentKind()
     creates = folder.manifest["operation"] == CREATE
-    common = dict(journal=path, command=command, progress=progress, client=client, lock_wait=lock_wait)
+    common: dict[str, Any] = dict(journal=path, command=command, progress=progress, client=client,
+                                  lock_wait=lock_wait)
     sent = []
     with Journal(path) as j:
         keys = [str(k) for k in folder.manifest["custom_id"].fillna("") if str(k)]
@@ -465,5 +479,6 @@ def send_modular_folder(folder: Folder, settings: Settings, journal: PathLike | 
     return _result([folder.directory], sent, held, same, issues_from_records([]), target)
 
 
-__all__ = ["CREATED_COLUMNS", "ModularPushResult", "check_content_modular", "known_ids", "modular_default",
-           "push_content_modular", "send_modular_folder", "write_modular_dry_run"]
+__all__ = ["CREATED_COLUMNS", "OTA_ONLY_RULES", "ModularPushResult", "check_content_modular", "known_ids",
+           "modular_default", "plan_content_modular", "push_content_modular", "send_modular_folder",
+           "write_modular_dry_run"]
