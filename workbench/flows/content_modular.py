@@ -272,7 +272,7 @@ def push_content_modular(check: ContentCheck, settings: Settings, *, replace: bo
     day = today or cet_today()
     target = driver.target_of(settings)
     path = journal.path if isinstance(journal, Journal) else Path(journal)
-    keys = [str(k) for k in check.parts["Property"]["property"].dropna()] if "Property" in check.parts else []
+    keys = sorted({str(k) for f in check.parts.values() if len(f) and "custom_id" in f for k in f["custom_id"].dropna()})
     sync, own = _open(settings, client)
     try:
         if meta is None:
@@ -315,8 +315,8 @@ def push_content_modular(check: ContentCheck, settings: Settings, *, replace: bo
 
 
 def _codes(check: ContentCheck) -> set[int]:
-    prop = check.parts.get("Property")
-    return {int(h) for h in prop["hotel_code"].dropna()} if prop is not None and len(prop) else set()
+    """The HotelCodes the workbook names, on any sheet."""
+    return {int(h) for f in check.parts.values() if len(f) and "hotel_code" in f for h in f["hotel_code"].dropna()}
 
 
 def _why(reads: Reads, p: Planned) -> str:
@@ -461,8 +461,9 @@ def send_modular_folder(folder: Folder, settings: Settings, journal: PathLike | 
     with Journal(path) as j:
         keys = [str(k) for k in folder.manifest["custom_id"].fillna("") if str(k)]
         ids = known_ids(j, target, keys)
-    first = folder_planned(folder.manifest[creates], [b for b, c in zip(folder.bodies, creates, strict=True) if c],
-                           ids)
+    planned_creates = folder_planned(folder.manifest[creates], [b for b, c in zip(folder.bodies, creates, strict=True)
+                                                                if c], ids)
+    first = [p for p in planned_creates if p.creates not in ids]  # a property made already is not made again
     if first:
         sent.append(driver.send(kind, first, settings, **common))
     with Journal(path) as j:
@@ -473,7 +474,8 @@ def send_modular_folder(folder: Folder, settings: Settings, journal: PathLike | 
     go = [p for p in rest if p.hotel_code is not None and not all(accepted.get(k) == v for k, v in p.state)]
     held = [(p, f"held back: property `{p.property}` has no id yet (its create was not made)") for p in rest
             if p.hotel_code is None]
-    same = [p for p in rest if p.hotel_code is not None and p not in go]
+    same = [p for p in planned_creates if p.creates in ids] + [p for p in rest if p.hotel_code is not None
+                                                               and p not in go]
     if go:
         sent.append(driver.send(kind, go, settings, **common))
     return _result([folder.directory], sent, held, same, issues_from_records([]), target)

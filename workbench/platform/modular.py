@@ -51,7 +51,8 @@ class Reads:
 
     def current(self, property_id: int) -> Current:
         return Current(contacts=self.data.get((property_id, "contacts")),
-                       facilities=self.data.get((property_id, "facilities")))
+                       facilities=self.data.get((property_id, "facilities")),
+                       charges=self.data.get((property_id, "charges")))
 
     def raise_failed(self, what: str) -> None:
         if self.failed:
