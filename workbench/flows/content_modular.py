@@ -247,6 +247,15 @@ def known_ids(journal: Journal, target: str, keys: Iterable[str]) -> dict[str, i
     return out
 
 
+def share_created(journal: Journal, target: str, ids: Mapping[str, int]) -> None:
+    """Record the properties made through the Property API for the content operation's kind too, so its push
+    (before the sunset) never sends a ``New`` for them: it sends an Overlay, which is then refused unless
+    ``--replace`` (``refuse_mixed``)."""
+    for key, pid in ids.items():
+        if journal.created_of(target, "content", key) is None:
+            journal.record_created(target, "content", key, str(pid), None)
+
+
 def _open(settings: Settings, client: Any | None) -> tuple[Any, bool]:
     if client is not None:
         return client, False
@@ -291,6 +300,7 @@ def push_content_modular(check: ContentCheck, settings: Settings, *, replace: bo
         sent = [driver.send(kind, first.send, settings, **common)] if first.send else []
         with Journal(path) as j:
             ids = known_ids(j, target, keys)
+            share_created(j, target, ids)
         reads = read_properties(sync, sorted(set(ids.values()) | _codes(check)), CURRENT)
         failed = {p for p, _ in reads.failed}
         with Journal(path) as j:  # round 2: every API of the properties with an id
@@ -468,6 +478,7 @@ def send_modular_folder(folder: Folder, settings: Settings, journal: PathLike | 
         sent.append(driver.send(kind, first, settings, **common))
     with Journal(path) as j:
         ids = known_ids(j, target, keys)
+        share_created(j, target, ids)
         accepted = j.accepted_items(target, KIND)
     rest = folder_planned(folder.manifest[~creates], [b for b, c in zip(folder.bodies, creates, strict=True)
                                                       if not c], ids)

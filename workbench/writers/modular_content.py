@@ -188,4 +188,35 @@ def folder_planned(manifest: pd.DataFrame, bodies: Sequence[bytes], ids: Mapping
 
 
 __all__ = ["APIS", "API_OF", "CREATE", "KIND", "MODULAR", "ModularContentKind", "OWN_COLUMNS", "PLACEHOLDER",
-           "body_of", "canonical", "cell_rows", "duplicate_of", "folder_planned", "planned_modular"]
+           "body_of", "canonical", "cell_rows", "duplicate_of", "folder_planned", "modular_touched", "planned_modular",
+           "refuse_mixed"]
+
+
+def modular_touched(journal: Any, target: str) -> set[int]:
+    """The properties whose content the journal saw accepted through a modular API on ``target``."""
+    return {int(item.split("/", 1)[0]) for item in journal.accepted_items(target, KIND)
+            if item.split("/", 1)[0].isdigit()}
+
+
+def refuse_mixed(plan: Any, touched: set[int], replace: bool) -> Any:
+    """A content-operation plan (``workbench.writers.content_plan.ContentPlan``) without the Overlays of the
+    properties changed through a modular API (``touched``): the published migration guide warns that the content
+    operation's Overlay erases what the modular APIs set. Each is held back with an error on its Property row
+    (rule ``modular_overlay_refused``), unless ``replace``."""
+    if replace or not touched:
+        return plan
+    keep, rows = [], []
+    for r in plan.requests:
+        if r.notif_type == "Overlay" and r.hotel_code in touched:
+            rows.append({"source": r.source, "sheet": r.sheet, "row": r.row, "column": "HotelCode",
+                         "value": str(r.hotel_code), "rule": "modular_overlay_refused", "severity": "error",
+                         "message": f"property {r.hotel_code} was changed through the modular APIs (journal): an "
+                                    "Overlay of OTA_HotelDescriptiveContentNotif replaces its whole content and "
+                                    "would erase what they set; push it with --api modular, or send with --replace"})
+            plan.held.append(r.key)
+        else:
+            keep.append(r)
+    if rows:
+        plan.requests = keep
+        plan.issues = pd.concat([plan.issues, pd.DataFrame(rows)], ignore_index=True)
+    return plan

@@ -20,7 +20,7 @@ from tests.conftest import SAMPLES
 from tests.workbench.modular.test_roundtrip import _kept
 from workbench.config import Secret, Settings
 from workbench.errors import BlockedByErrors
-from workbench.flows.content import ContentCheck
+from workbench.flows.content import ContentCheck, check_content
 from workbench.flows.content_modular import (
     check_content_modular,
     plan_content_modular,
@@ -44,8 +44,8 @@ SAMPLE = SAMPLES / "content_modular.xlsx"
 class Platform:
     """An in-process sandbox, the settings to reach it and a client over ASGI."""
 
-    def __init__(self, tmp: Path) -> None:
-        self.sb = InProcess(SandboxConfig(password="pw", today=DAY))
+    def __init__(self, tmp: Path, today: dt.date = DAY) -> None:
+        self.sb = InProcess(SandboxConfig(password="pw", today=today))
         self.settings = Settings(base_url="https://127.0.0.1", username=self.sb.sandbox.username, password=Secret("pw"))
         self.client = SyncPlatformClient(self.settings, transport=httpx.ASGITransport(app=self.sb.app))
         self.journal, self.cache = tmp / "journal.sqlite", tmp / "lookups.json"
@@ -248,3 +248,29 @@ def test_plan_sends_nothing_and_a_dry_run_folder_goes_through_push_requests(plat
     again = send_modular_folder(read_requests(folder), platform.settings, platform.journal, client=platform.client)
     assert again.ok and len(again.requests) == 0 and len(again.unchanged) == 20  # sent again: nothing to send
     assert platform.calls("POST").count("property.create") == 4
+
+
+def test_before_the_sunset_an_overlay_of_a_property_changed_through_the_modular_apis_is_refused(
+        tmp_path: Path) -> None:
+    import warnings
+
+    from workbench.flows.content_push import push_content
+
+    before = dt.date(2026, 12, 1)
+    platform = Platform(tmp_path, today=before)
+    try:
+        check = check_content_modular(SAMPLE, today=before)
+        assert platform.push(check).ok
+        ota = check_content(SAMPLE, today=before)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # the sunset notice
+            refused = push_content(ota, platform.settings, journal=platform.journal, today=before,
+                                   client=platform.client)
+            forced = push_content(ota, platform.settings, journal=platform.journal, today=before,
+                                  client=platform.client, replace=True)
+        assert list(refused.results["outcome"]) == ["not sent"] * 5  # no New either: the journal knows them
+        assert set(refused.plan.issues["rule"]) == {"modular_overlay_refused"}
+        assert forced.ok and set(forced.results["notif_type"]) == {"Overlay"}
+        assert platform.calls().count("OTA_HotelDescriptiveContentNotif") == 5  # the forced ones only
+    finally:
+        platform.close()
