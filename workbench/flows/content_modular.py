@@ -88,10 +88,10 @@ def check_content_modular(files: PathLike | Iterable[PathLike], *, settings: Set
 def modular_default(today: dt.date | None = None, *, now: dt.datetime | None = None) -> bool:
     """Whether ``push content`` goes through the modular APIs by default: from the content operation's sunset
     (2026-12-31, the platform's CET day)."""
-    from workbench.transport.operations import DEPRECATIONS
+    from workbench.transport import operations
 
-    day = today if today is not None else cet_today(now)
-    return day >= DEPRECATIONS["OTA_HotelDescriptiveContentNotif"].sunset
+    day = today if today is not None else operations.cet_today(now)
+    return day >= operations.DEPRECATIONS["OTA_HotelDescriptiveContentNotif"].sunset
 
 
 @dataclass(repr=False)
