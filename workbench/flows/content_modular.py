@@ -419,7 +419,7 @@ def _result(files: Sequence[Path], sent: Sequence[driver.Sent], held: Sequence[t
             rows.append(_cells(p, rid, str(r["outcome"]), r))
         for h in s.held:  # a create made already (found in the journal, or settled by sending it again): done
             done = h.planned.operation == CREATE and h.made is not None
-            frames.append({"request_id": pd.NA, **_identity(h.planned), "hotel_code": int(h.made) if done else
+            frames.append({"request_id": pd.NA, **_identity(h.planned), "hotel_code": int(h.made) if done and h.made else
                            h.planned.hotel_code, "outcome": "success" if done else h.outcome, "http_status": pd.NA,
                            "codes": "", "texts": h.message, "ruid": "", "attempts": 0, "error": "",
                            "source_rows": h.planned.source_rows(), "note": h.message})
