@@ -274,3 +274,26 @@ def test_before_the_sunset_an_overlay_of_a_property_changed_through_the_modular_
         assert platform.calls().count("OTA_HotelDescriptiveContentNotif") == 5  # the forced ones only
     finally:
         platform.close()
+
+
+def test_each_error_the_platform_answers_lands_on_the_analysts_cell(platform: Platform) -> None:
+    import json
+
+    from workbench.sandbox.platform.calls import Reply
+
+    async def refuse(sb: Any, call: Any) -> Any:
+        body = {"data": None, "warnings": [], "errors": [{"message": "Invalid value", "code": "320",
+                                                          "description": "the mailbox does not exist",
+                                                          "details": {"fields": ["contacts[1].email"]}}],
+                "meta": {"ruid": "r-320"}}
+        return Reply(400, json.dumps(body).encode(), "errors")
+
+    platform.sb.sandbox.handlers["contacts.write"] = refuse
+    people = [person("general", "Ana Sousa", "ana@x.example"), person("invoices", "Rui Lopes", "rui@nowhere.example")]
+    result = platform.push(workbook(Contacts=people))
+    assert not result.ok and list(result.requests["outcome"]) == ["rejected"]
+    (found,) = result.issues[result.issues["rule"] == "platform_invalid_value"].to_dict("records")
+    assert (found["sheet"], found["row"], found["column"]) == ("Contacts", 3, "Email")
+    assert "the mailbox does not exist" in found["message"] and "correct this cell" in found["message"]
+    cell = result.rows[(result.rows["row"] == 3) & (result.rows["column"] == "Email")]
+    assert list(cell["severity"]) == ["error"] and list(cell["codes"]) == ["platform_invalid_value"]
