@@ -49,6 +49,7 @@ from workbench.writers.modular_content import (
     MODULAR,
     OWN_COLUMNS,
     ModularContentKind,
+    cell_rows,
     folder_planned,
     planned_modular,
 )
@@ -150,7 +151,7 @@ class ModularPushResult(PushOutcome):
 
 
 @dataclass
-class _Plan:
+class RoundPlan:
     """One round's requests: to send, held back (and why), unchanged, and the issues behind them."""
 
     send: list[Planned]
@@ -170,18 +171,23 @@ def _row_property(parts: Mapping[str, pd.DataFrame]) -> dict[tuple[str, str, int
     return out
 
 
+#: rules that refuse a value on its cell without holding the property's requests back (what has no home any more)
+CELL_ONLY_RULES = frozenset({"modular_sunset", "contact_type_refused"})
+
+
 def _blocked(planned: Sequence[Planned], issues: pd.DataFrame, parts: Mapping[str, pd.DataFrame]
              ) -> dict[int, str]:
     """``index -> why`` of the requests an error holds back: an error on a row the request carries; an error on a
-    row no request carries holds every request of its property."""
+    row no request carries holds every request of its property (unless it refuses only its cell:
+    :data:`CELL_ONLY_RULES`)."""
     errors = issues[issues["severity"] == "error"] if len(issues) else issues
     if errors.empty:
         return {}
     carried: dict[tuple[str, str, int], list[int]] = {}
     for i, p in enumerate(planned):
-        rows = p.rows if p.rows is not None else pd.DataFrame()
-        for src, sheet, row in zip(rows.get("source", []), rows.get("sheet", []), rows.get("row", []), strict=True):
-            carried.setdefault((str(src), str(sheet), int(row)), []).append(i)
+        cells = p.source.cells
+        for c in ([cells.root] if cells.root is not None else []) + list(cells.cells.values()):
+            carried.setdefault((c.source, c.sheet, int(c.row)), []).append(i)
     owner = _row_property(parts)
     out: dict[int, str] = {}
     for e in errors.itertuples(index=False):
@@ -190,20 +196,23 @@ def _blocked(planned: Sequence[Planned], issues: pd.DataFrame, parts: Mapping[st
         where = (str(e.source), str(e.sheet), int(e.row))
         why = f"held back: {e.sheet} row {int(e.row)} {e.column}: {e.message}"
         hit = carried.get(where)
-        if hit is None:
+        if hit is None and e.rule not in CELL_ONLY_RULES:
             hit = [i for i, p in enumerate(planned) if p.property == owner.get(where)]
-        for i in hit:
+        for i in dict.fromkeys(hit or []):
             out.setdefault(i, why)
     return out
 
 
-def _plan(parts: Mapping[str, pd.DataFrame], meta: ModularMeta, reads: Reads, ids: Mapping[str, int], *,
+def plan_round(parts: Mapping[str, pd.DataFrame], meta: ModularMeta, reads: Reads, ids: Mapping[str, int], *,
           journal: Journal | None, target: str, replace: bool, full: bool, today: dt.date,
-          only: Callable[[Planned], bool]) -> _Plan:
+          only: Callable[[Planned], bool]) -> RoundPlan:
+    """One round's plan (pure but for the journal's accepted state): the bodies of every property with the ids known
+    (``ids``) and what each has (``reads``), the requests ``only`` keeps, each sent, held back (an error on a row it
+    carries) or unchanged (the journal accepted the same state)."""
     with_ids = _with_ids(parts, ids)
     built = build_modular_content(with_ids, meta, today=today, replace=replace,
                                   current={p: reads.current(p) for p in {k for k, _ in reads.data}})
-    planned = [p for p in planned_modular(built.requests, ids) if only(p)]
+    planned = [p for p in planned_modular(built.requests, ids, rows=False) if only(p)]
     issues = built.issues
     blocked = _blocked(planned, issues, parts)
     accepted = journal.accepted_items(target, KIND) if journal is not None and not full else {}
@@ -215,7 +224,16 @@ def _plan(parts: Mapping[str, pd.DataFrame], meta: ModularMeta, reads: Reads, id
             unchanged.append(p)
         else:
             send.append(p)
-    return _Plan(send, held, unchanged, issues)
+    return RoundPlan(send, held, unchanged, issues)
+
+
+def with_rows(planned: Sequence[Planned]) -> list[Planned]:
+    """The requests with the cells they carry as rows (what the journal keeps of each): given only to what is
+    sent, after planning."""
+    for p in planned:
+        if p.rows is None:
+            p.rows = cell_rows(p.source)
+    return list(planned)
 
 
 def _with_ids(parts: Mapping[str, pd.DataFrame], ids: Mapping[str, int]) -> dict[str, pd.DataFrame]:
@@ -295,23 +313,23 @@ def push_content_modular(check: ContentCheck, settings: Settings, *, replace: bo
         common: dict[str, Any] = dict(journal=path, command=command, progress=progress, client=sync, sleep=sleep,
                                       lock_wait=lock_wait)
         with Journal(path) as j:  # round 1: the creates
-            first = _plan(check.parts, meta, Reads(), ids, journal=j, target=target, replace=replace, full=full,
+            first = plan_round(check.parts, meta, Reads(), ids, journal=j, target=target, replace=replace, full=full,
                           today=day, only=lambda p: p.operation == CREATE)
-        sent = [driver.send(kind, first.send, settings, **common)] if first.send else []
+        sent = [driver.send(kind, with_rows(first.send), settings, **common)] if first.send else []
         with Journal(path) as j:
             ids = known_ids(j, target, keys)
             share_created(j, target, ids)
         reads = read_properties(sync, sorted(set(ids.values()) | _codes(check)), CURRENT)
         failed = {p for p, _ in reads.failed}
         with Journal(path) as j:  # round 2: every API of the properties with an id
-            second = _plan(check.parts, meta, reads, ids, journal=j, target=target, replace=replace, full=full,
+            second = plan_round(check.parts, meta, reads, ids, journal=j, target=target, replace=replace, full=full,
                            today=day, only=lambda p: p.operation != CREATE and p.hotel_code is not None
                            and p.hotel_code not in failed)
         unread = [(p, f"held back: reading what property {p.hotel_code} has failed ({_why(reads, p)})")
                   for p in planned_modular(_built_requests(check, meta, reads, ids, day, replace), ids)
                   if p.hotel_code in failed and p.operation != CREATE]
         if second.send:
-            sent.append(driver.send(kind, second.send, settings, **common))
+            sent.append(driver.send(kind, with_rows(second.send), settings, **common))
     finally:
         if own:
             sync.close()
@@ -357,13 +375,13 @@ def _planned(check: ContentCheck, meta: ModularMeta, ids: Mapping[str, int], set
     reads = read_properties(sync, codes, CURRENT) if codes else Reads()
     target = (settings.base_url or "").rstrip("/")
     with Journal(journal) as j:
-        plan = _plan(check.parts, meta, reads, ids, journal=j, target=target, replace=replace, full=full, today=day,
+        plan = plan_round(check.parts, meta, reads, ids, journal=j, target=target, replace=replace, full=full, today=day,
                      only=lambda p: True)
     if directory is not False:
         write_modular_dry_run(plan.send, Path(str(directory)))
     frame = pd.DataFrame([{**_identity(p), "outcome": "written" if directory is not False else "planned", "http_status": pd.NA, "codes": "", "texts": "",
-                           "ruid": "", "attempts": 0, "error": "", "source_rows": p.source_rows(), "note": ""}
-                          for p in plan.send], columns=REQUEST_COLUMNS[1:])
+                           "ruid": "", "attempts": 0, "error": "", "source_rows": p.extra.get("source_rows", ""),
+                           "note": ""} for p in plan.send], columns=REQUEST_COLUMNS[1:])
     frame.insert(0, "request_id", range(1, len(frame) + 1))
     held = _held_frame(plan.held)
     return ModularPushResult(pd.concat([frame, held], ignore_index=True) if len(held) else frame,
@@ -391,7 +409,8 @@ def _identity(p: Planned) -> dict[str, Any]:
 
 def _held_frame(held: Sequence[tuple[Planned, str]]) -> pd.DataFrame:
     rows = [{**_identity(p), "outcome": HELD, "http_status": pd.NA, "codes": "", "texts": why, "ruid": "",
-             "attempts": 0, "error": "", "source_rows": p.source_rows(), "note": why} for p, why in held]
+             "attempts": 0, "error": "", "source_rows": p.extra.get("source_rows", ""), "note": why}
+            for p, why in held]
     frame = pd.DataFrame(rows, columns=REQUEST_COLUMNS[1:])
     frame.insert(0, "request_id", pd.array([pd.NA] * len(frame), dtype="Int64"))
     return frame
@@ -415,14 +434,15 @@ def _result(files: Sequence[Path], sent: Sequence[driver.Sent], held: Sequence[t
                            "outcome": r["outcome"], "http_status": r["http_status"], "codes": r["codes"],
                            "texts": r["texts"], "ruid": r["ruid"], "attempts": r["attempts"],
                            "error": r["error"] if isinstance(r["error"], str) else "",
-                           "source_rows": r["source_rows"], "note": r["note"] if isinstance(r["note"], str) else ""})
+                           "source_rows": p.extra.get("source_rows") or r["source_rows"],
+                           "note": r["note"] if isinstance(r["note"], str) else ""})
             rows.append(_cells(p, rid, str(r["outcome"]), r))
         for h in s.held:  # a create made already (found in the journal, or settled by sending it again): done
             done = h.planned.operation == CREATE and h.made is not None
             frames.append({"request_id": pd.NA, **_identity(h.planned), "hotel_code": int(h.made) if done and h.made else
                            h.planned.hotel_code, "outcome": "success" if done else h.outcome, "http_status": pd.NA,
                            "codes": "", "texts": h.message, "ruid": "", "attempts": 0, "error": "",
-                           "source_rows": h.planned.source_rows(), "note": h.message})
+                           "source_rows": h.planned.extra.get("source_rows", ""), "note": h.message})
             if h.planned.operation == CREATE and h.made:
                 created.append({"custom_id": h.planned.creates, "hotel_code": int(h.made), "ruid": ""})
     requests = pd.DataFrame(frames, columns=REQUEST_COLUMNS)
@@ -494,6 +514,6 @@ def send_modular_folder(folder: Folder, settings: Settings, journal: PathLike | 
     return _result([folder.directory], sent, held, same, issues_from_records([]), target)
 
 
-__all__ = ["CREATED_COLUMNS", "OTA_ONLY_RULES", "ModularPushResult", "check_content_modular", "known_ids",
-           "modular_default", "plan_content_modular", "push_content_modular", "send_modular_folder",
-           "write_modular_dry_run"]
+__all__ = ["CREATED_COLUMNS", "OTA_ONLY_RULES", "ModularPushResult", "RoundPlan", "check_content_modular", "known_ids",
+           "modular_default", "plan_content_modular", "plan_round", "push_content_modular", "send_modular_folder",
+           "share_created", "write_modular_dry_run"]

@@ -68,25 +68,37 @@ def body_of(payload: Any) -> bytes:
 
 def cell_rows(request: Request) -> pd.DataFrame:
     """The cells a request carries (``source, sheet, row, column, locator, item``: ``item`` the JSON path)."""
-    cells = [(path, c) for path, c in request.cells.cells.items()]
-    root = request.cells.root
-    if root is not None:
-        cells.insert(0, ("", root))
+    out: dict[str, list[Any]] = {"source": [], "sheet": [], "row": [], "column": [], "locator": [], "item": []}
     seen: set[tuple[str, str, int, str]] = set()
-    rows = []
-    for path, c in cells:
-        if (c.source, c.sheet, c.row, c.column) in seen or not c.sheet:
+    root = request.cells.root
+    for path, c in ([("", root)] if root is not None else []) + list(request.cells.cells.items()):
+        key = (c.source, c.sheet, c.row, c.column)
+        if key in seen or not c.sheet:
             continue
-        seen.add((c.source, c.sheet, c.row, c.column))
-        rows.append({"source": c.source, "sheet": c.sheet, "row": c.row, "column": c.column, "locator": None,
-                     "item": path})
-    return pd.DataFrame(rows, columns=["source", "sheet", "row", "column", "locator", "item"])
+        seen.add(key)
+        for name, value in zip(out, (*key, None, path), strict=True):
+            out[name].append(value)
+    return pd.DataFrame(out)
 
 
-def planned_modular(requests: Iterable[Request], ids: Mapping[str, int] | None = None) -> list[Planned]:
+def source_rows_of(request: Request) -> str:
+    """``content.xlsx Contacts 3-4; content.xlsx Property 2``: the rows a request carries, per sheet, as ranges."""
+    from workbench.writers.batches import row_ranges
+
+    cells = request.cells
+    by: dict[tuple[str, str], set[int]] = {}
+    for c in ([cells.root] if cells.root is not None else []) + list(cells.cells.values()):
+        if c.sheet and c.row:
+            by.setdefault((c.source, c.sheet), set()).add(int(c.row))
+    return "; ".join(f"{src} {sheet} {row_ranges(sorted(rows))}" for (src, sheet), rows in sorted(by.items()))
+
+
+def planned_modular(requests: Iterable[Request], ids: Mapping[str, int] | None = None, *,
+                    rows: bool = True) -> list[Planned]:
     """The modular requests as the driver takes them; ``ids``: the property id of a workbook key known from the
     journal (a property created by an earlier push). A request of a property without an id keeps the path
-    template (``{property_id}``): only a dry run writes it."""
+    template (``{property_id}``): only a dry run writes it. ``rows``: give each its cells as rows now (a plan
+    that drops most of its requests gives them to the ones it sends only, with :func:`cell_rows`)."""
     out = []
     for r in requests:
         api = API_OF.get(r.operation, r.operation.split(".", 1)[0])
@@ -98,10 +110,11 @@ def planned_modular(requests: Iterable[Request], ids: Mapping[str, int] | None =
         state = [(f"{pid}/{api}", canonical(api, r.payload))] if pid is not None else []
         out.append(Planned(KIND, r.operation, key, body_of(r.payload), r.property,
                            "create" if r.operation == CREATE else f"{op.method} {api}", hotel_code=pid,
-                           items=len(r.cells.cells), state=state, rows=cell_rows(r), creates=creates,
+                           items=len(r.cells.cells), state=state, rows=cell_rows(r) if rows else None,
+                           creates=creates,
                            method=op.method, path=path, source=r,
                            extra={"property": r.property, "hotel_code": pid, "custom_id": r.custom_id, "api": api,
-                                  "method": op.method, "path": path}))
+                                  "method": op.method, "path": path, "source_rows": source_rows_of(r)}))
     return out
 
 
@@ -188,7 +201,7 @@ def folder_planned(manifest: pd.DataFrame, bodies: Sequence[bytes], ids: Mapping
 
 
 __all__ = ["APIS", "API_OF", "CREATE", "KIND", "MODULAR", "ModularContentKind", "OWN_COLUMNS", "PLACEHOLDER",
-           "body_of", "canonical", "cell_rows", "duplicate_of", "folder_planned", "modular_touched", "planned_modular",
+           "body_of", "canonical", "cell_rows", "source_rows_of", "duplicate_of", "folder_planned", "modular_touched", "planned_modular",
            "refuse_mixed"]
 
 
