@@ -5,6 +5,8 @@ dry-run folder, print each request, write the reports."""
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +24,7 @@ def push_modular(files: list[Path], settings: Any, reports: Any, *, dry_run: Pat
                  header_row: int | None) -> None:
     """Run the modular push and exit with the command's code (0 done, 1 errors or not applied, 2 unusable)."""
     from loaders import LoadError
-    from workbench.errors import BlockedByErrors, WorkbenchError
+    from workbench.errors import WorkbenchError
     from workbench.flows.content_modular import (
         check_content_modular,
         plan_content_modular,
@@ -38,20 +40,13 @@ def push_modular(files: list[Path], settings: Any, reports: Any, *, dry_run: Pat
         fail(str(exc))
     print_skipped(check.issues)
     print_issues(check.issues, limit=10)
-    try:
-        with console.status("Planning…" if plan or dry_run is not None else "Sending through the modular APIs…"):
-            if plan:
-                result = plan_content_modular(check, settings, replace=replace, journal=journal, today=today)
-            else:
-                result = push_content_modular(check, settings, replace=replace, fill=fill, journal=journal,
-                                              dry_run=dry_run, today=today)
-    except BlockedByErrors as exc:
-        console.print(f"[red]Nothing sent:[/] {escape(str(exc))}")
-        reports.nothing_sent(str(exc), check, settings.base_url)
-        raise typer.Exit(1) from None
-    except (WorkbenchError, ValueError, OSError) as exc:
-        reports.nothing_sent(str(exc), check, settings.base_url)
-        fail(str(exc))
+    with refusals(reports, check, settings), \
+            console.status("Planning…" if plan or dry_run is not None else "Sending through the modular APIs…"):
+        if plan:
+            result = plan_content_modular(check, settings, replace=replace, journal=journal, today=today)
+        else:
+            result = push_content_modular(check, settings, replace=replace, fill=fill, journal=journal,
+                                          dry_run=dry_run, today=today)
     if len(result.issues):  # the mapping's (values refused, not sent, not yet sendable) and the platform's answers
         print_issues(result.issues, limit=10)
     print_requests(result)
@@ -66,6 +61,23 @@ def push_modular(files: list[Path], settings: Any, reports: Any, *, dry_run: Pat
     for path in result.filled:
         written(path, "Property ids filled into")
     raise typer.Exit(0 if result.ok else 1)
+
+
+@contextmanager
+def refusals(reports: Any, check: Any, settings: Any) -> Iterator[None]:
+    """A push's refusals, said once for both APIs: errors in the workbook (exit 1, nothing sent), what cannot be
+    used (exit 2); the ``--report`` files say why nothing was sent."""
+    from workbench.errors import BlockedByErrors, WorkbenchError
+
+    try:
+        yield
+    except BlockedByErrors as exc:
+        console.print(f"[red]Nothing sent:[/] {escape(str(exc))}")
+        reports.nothing_sent(str(exc), check, settings.base_url)
+        raise typer.Exit(1) from None
+    except (WorkbenchError, ValueError, OSError) as exc:
+        reports.nothing_sent(str(exc), check, settings.base_url)
+        fail(str(exc))
 
 
 def print_requests(result: Any, limit: int = SHOWN) -> None:

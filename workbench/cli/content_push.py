@@ -92,7 +92,7 @@ def push_content_cmd(
     2: the input, the settings or the command line cannot be used.
     """
     from loaders import LoadError
-    from workbench.errors import BlockedByErrors, SettingsError, WorkbenchError
+    from workbench.errors import SettingsError, WorkbenchError
     from workbench.flows.content_push import push_content
     from workbench.reports.push import check_push_report_path
 
@@ -127,7 +127,9 @@ def push_content_cmd(
         fail(str(exc))
     print_skipped(check.issues)
     print_issues(check.issues, limit=10)
-    try:
+    from workbench.cli.content_modular import refusals
+
+    with refusals(reports, check, settings):
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             with console.status("Sending…" if dry_run is None else "Planning…"):
@@ -135,13 +137,6 @@ def push_content_cmd(
                                       dry_run=dry_run, today=day) if not plan else None
         for w in caught:
             console.print(f"[yellow]Warning:[/] {escape(str(w.message))}")
-    except BlockedByErrors as exc:
-        console.print(f"[red]Nothing sent:[/] {escape(str(exc))}")
-        reports.nothing_sent(str(exc), check, settings.base_url)
-        raise typer.Exit(1) from None
-    except (WorkbenchError, ValueError, OSError) as exc:
-        reports.nothing_sent(str(exc), check, settings.base_url)
-        fail(str(exc))
     if result is None:  # --plan: the parts that would change, nothing sent
         from workbench.flows.content_push import preview_content
 

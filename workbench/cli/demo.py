@@ -356,6 +356,14 @@ def _health(out: Path, console: Console, target: str, wrote: Written) -> None:
     wrote(out / "letters", f"letters to {len(letters) // 2} properties (Markdown and HTML), for account managers")
 
 
+def _fresh(state: Path, journal: Path) -> tuple[Path, Path]:
+    """A step's sandbox state and journal, removed first: a second run of the demo shows the same."""
+    shutil.rmtree(state, ignore_errors=True)
+    for suffix in ("", "-wal", "-shm", ".lock", ".lock.json"):
+        Path(str(journal) + suffix).unlink(missing_ok=True)
+    return state, journal
+
+
 def _content(out: Path, console: Console, wrote: Written) -> None:
     from workbench.flows.content import check_content
     from workbench.flows.content_push import push_content
@@ -364,11 +372,7 @@ def _content(out: Path, console: Console, wrote: Written) -> None:
     from workbench.sandbox import run_sandbox
 
     console.rule("7. Property content: check the content workbook, push a fixed copy")
-    state = out / "sandbox-content"
-    shutil.rmtree(state, ignore_errors=True)
-    journal = out / "content-journal.sqlite"
-    for suffix in ("", "-wal", "-shm", ".lock", ".lock.json"):
-        Path(str(journal) + suffix).unlink(missing_ok=True)
+    state, journal = _fresh(out / "sandbox-content", out / "content-journal.sqlite")
     with run_sandbox(state, today=DEMO_AS_OF, rtb_enabled=True) as sb:
         console.print("a sandbox of the platform, its provider allowed request to book (content_api_rtb_enabled)")
         wrote(state, "the content sandbox's state")
@@ -449,11 +453,7 @@ def _content_modular(out: Path, console: Console, wrote: Written) -> None:
     from workbench.sandbox import run_sandbox
 
     console.rule("8. After the sunset: the same content through the modular JSON APIs, and back")
-    state = out / "sandbox-modular"
-    shutil.rmtree(state, ignore_errors=True)
-    journal = out / "modular-journal.sqlite"
-    for suffix in ("", "-wal", "-shm", ".lock", ".lock.json"):
-        Path(str(journal) + suffix).unlink(missing_ok=True)
+    state, journal = _fresh(out / "sandbox-modular", out / "modular-journal.sqlite")
     fetched = out / "content-fetched.xlsx"
     fetched.unlink(missing_ok=True)
     cache = out / "modular-lookups.json"

@@ -23,9 +23,8 @@ from __future__ import annotations
 import datetime as dt
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any
 
 import pandas as pd
 
@@ -34,7 +33,15 @@ from loaders.issues import combine, issues_from_records
 from workbench.config import Settings
 from workbench.errors import BlockedByErrors
 from workbench.flows.content import ContentCheck, check_content
-from workbench.modular.cells import issues_from_envelope
+from workbench.flows.modular_plan import RoundPlan, plan_round, with_ids, with_rows
+from workbench.flows.modular_results import (
+    CREATED_COLUMNS,
+    REQUEST_COLUMNS,
+    ModularPushResult,
+    held_frame,
+    identity,
+    modular_result,
+)
 from workbench.modular.content import build_modular_content
 from workbench.modular.meta import ModularMeta
 from workbench.platform.lookups import DEFAULT_CACHE, LookupCache
@@ -49,19 +56,12 @@ from workbench.writers.modular_content import (
     MODULAR,
     OWN_COLUMNS,
     ModularContentKind,
-    cell_rows,
     folder_planned,
     planned_modular,
 )
-from workbench.writers.outcome import NOT_SENT_ERRORS, PushOutcome, notice_message
 from workbench.writers.planned import Planned
 
 PathLike = str | Path
-CREATED_COLUMNS = ["custom_id", "hotel_code", "ruid"]
-REQUEST_COLUMNS = [*MODULAR.request_columns, "hotel_code", "custom_id", "method", "path", "note"]
-HELD = "not sent"
-
-
 #: E4 rules about the content operation's message that the modular APIs do not have (the value has no field there,
 #: or the API takes it differently): not applied to a push through the modular APIs
 OTA_ONLY_RULES: dict[str, str] = {
@@ -93,164 +93,6 @@ def modular_default(today: dt.date | None = None, *, now: dt.datetime | None = N
 
     day = today if today is not None else operations.cet_today(now)
     return day >= operations.DEPRECATIONS["OTA_HotelDescriptiveContentNotif"].sunset
-
-
-@dataclass(repr=False)
-class ModularPushResult(PushOutcome):
-    """A push through the modular APIs: ``requests`` (one per property and API), ``rows`` (each cell sent, with
-    its request's outcome; the cells the platform's errors name are errors), ``issues`` (the mapping's and the
-    platform's, on their cells), ``created`` (custom ID -> property id), ``unchanged`` (requests not sent: the
-    platform accepted the same last time)."""
-
-    requests: pd.DataFrame
-    rows: pd.DataFrame
-    issues: pd.DataFrame
-    created: pd.DataFrame
-    unchanged: list[str] = field(default_factory=list)
-    files: list[Path] = field(default_factory=list)
-    target: str = ""
-    dry_run: Path | None = None
-    filled: list[Path] = field(default_factory=list)
-    run_ids: list[int] = field(default_factory=list)
-    kind: ClassVar = MODULAR
-
-    @property
-    def not_sent(self) -> pd.DataFrame:
-        errors = self.issues[self.issues["severity"] == "error"] if len(self.issues) else self.issues
-        if errors.empty:
-            return pd.DataFrame(columns=MODULAR.row_columns)
-        return pd.DataFrame({"source": errors["source"], "sheet": errors["sheet"], "row": errors["row"],
-                             "column": errors["column"], "request_id": pd.NA, "property": "", "api": "",
-                             "outcome": NOT_SENT_ERRORS, "severity": "error", "codes": errors["rule"],
-                             "message": errors["message"], "ruid": ""}, columns=MODULAR.row_columns)
-
-    @property
-    def ok(self) -> bool:
-        errors = bool(len(self.issues)) and bool((self.issues["severity"] == "error").any())
-        fine = self.requests["outcome"].isin(["success", "written", "planned"]) if len(self.requests) else []
-        return bool(all(fine)) and not errors
-
-    def summary(self) -> str:
-        if self.dry_run is not None:
-            return f"dry run: {len(self.requests)} request(s) written to {self.dry_run}"
-        text = ", ".join(f"{n} {k}" for k, n in sorted(self.counts.items())) or "nothing to send"
-        return (f"{len(self.requests)} request(s) through the modular APIs: {text}; {len(self.created)} created; "
-                f"{len(self.unchanged)} unchanged (not sent)")
-
-    def headline(self) -> str:
-        return self.summary()
-
-    def verdict(self) -> str:
-        return self.summary()
-
-    def facts(self) -> list[tuple[str, str]]:
-        return [(f"{len(self.created):,}", "created"), (f"{len(self.unchanged):,}", "unchanged, not sent")]
-
-    def __repr__(self) -> str:
-        return f"<ModularPushResult: {self.summary()}>"
-
-
-@dataclass
-class RoundPlan:
-    """One round's requests: to send, held back (and why), unchanged, and the issues behind them."""
-
-    send: list[Planned]
-    held: list[tuple[Planned, str]]
-    unchanged: list[Planned]
-    issues: pd.DataFrame
-
-
-def _row_property(parts: Mapping[str, pd.DataFrame]) -> dict[tuple[str, str, int], str]:
-    out: dict[tuple[str, str, int], str] = {}
-    for frame in parts.values():
-        if len(frame):
-            for src, sheet, row, prop in zip(frame["source"], frame["sheet"], frame["row"], frame["property"],
-                                             strict=True):
-                if not pd.isna(row) and not pd.isna(prop):
-                    out[(str(src), str(sheet), int(row))] = str(prop)
-    return out
-
-
-#: rules that refuse a value on its cell without holding the property's requests back (what has no home any more)
-CELL_ONLY_RULES = frozenset({"modular_sunset", "contact_type_refused"})
-
-
-def _blocked(planned: Sequence[Planned], issues: pd.DataFrame, parts: Mapping[str, pd.DataFrame]
-             ) -> dict[int, str]:
-    """``index -> why`` of the requests an error holds back: an error on a row the request carries; an error on a
-    row no request carries holds every request of its property (unless it refuses only its cell:
-    :data:`CELL_ONLY_RULES`)."""
-    errors = issues[issues["severity"] == "error"] if len(issues) else issues
-    if errors.empty:
-        return {}
-    carried: dict[tuple[str, str, int], list[int]] = {}
-    for i, p in enumerate(planned):
-        cells = p.source.cells
-        for c in ([cells.root] if cells.root is not None else []) + list(cells.cells.values()):
-            carried.setdefault((c.source, c.sheet, int(c.row)), []).append(i)
-    owner = _row_property(parts)
-    out: dict[int, str] = {}
-    for e in errors.itertuples(index=False):
-        if pd.isna(e.row):
-            continue
-        where = (str(e.source), str(e.sheet), int(e.row))
-        why = f"held back: {e.sheet} row {int(e.row)} {e.column}: {e.message}"
-        hit = carried.get(where)
-        if hit is None and e.rule not in CELL_ONLY_RULES:
-            hit = [i for i, p in enumerate(planned) if p.property == owner.get(where)]
-        for i in dict.fromkeys(hit or []):
-            out.setdefault(i, why)
-    return out
-
-
-def plan_round(parts: Mapping[str, pd.DataFrame], meta: ModularMeta, reads: Reads, ids: Mapping[str, int], *,
-          journal: Journal | None, target: str, replace: bool, full: bool, today: dt.date,
-          only: Callable[[Planned], bool]) -> RoundPlan:
-    """One round's plan (pure but for the journal's accepted state): the bodies of every property with the ids known
-    (``ids``) and what each has (``reads``), the requests ``only`` keeps, each sent, held back (an error on a row it
-    carries) or unchanged (the journal accepted the same state)."""
-    with_ids = _with_ids(parts, ids)
-    built = build_modular_content(with_ids, meta, today=today, replace=replace,
-                                  current={p: reads.current(p) for p in {k for k, _ in reads.data}})
-    planned = [p for p in planned_modular(built.requests, ids, rows=False) if only(p)]
-    issues = built.issues
-    blocked = _blocked(planned, issues, parts)
-    accepted = journal.accepted_items(target, KIND) if journal is not None and not full else {}
-    send, held, unchanged = [], [], []
-    for i, p in enumerate(planned):
-        if i in blocked:
-            held.append((p, blocked[i]))
-        elif p.state and all(accepted.get(k) == v for k, v in p.state):
-            unchanged.append(p)
-        else:
-            send.append(p)
-    return RoundPlan(send, held, unchanged, issues)
-
-
-def with_rows(planned: Sequence[Planned]) -> list[Planned]:
-    """The requests with the cells they carry as rows (what the journal keeps of each): given only to what is
-    sent, after planning."""
-    for p in planned:
-        if p.rows is None:
-            p.rows = cell_rows(p.source)
-    return list(planned)
-
-
-def _with_ids(parts: Mapping[str, pd.DataFrame], ids: Mapping[str, int]) -> dict[str, pd.DataFrame]:
-    """The parts with the HotelCode of each property the journal knows by its custom ID filled in."""
-    if not ids:
-        return dict(parts)
-    out = {}
-    for name, frame in parts.items():
-        if len(frame) and "custom_id" in frame:
-            f = frame.copy()
-            fill = f["hotel_code"].isna() & f["custom_id"].isin(list(ids))
-            f.loc[fill, "hotel_code"] = f.loc[fill, "custom_id"].map(ids).astype("Int64")
-            f.attrs = frame.attrs
-            out[name] = f
-        else:
-            out[name] = frame
-    return out
 
 
 def known_ids(journal: Journal, target: str, keys: Iterable[str]) -> dict[str, int]:
@@ -333,7 +175,7 @@ def push_content_modular(check: ContentCheck, settings: Settings, *, replace: bo
     finally:
         if own:
             sync.close()
-    result = _result(check.files, sent, [*first.held, *second.held, *unread], [*first.unchanged, *second.unchanged],
+    result = modular_result(check.files, sent, [*first.held, *second.held, *unread], [*first.unchanged, *second.unchanged],
                      combine([first.issues, second.issues]), target)
     if fill and len(result.created):
         from workbench.flows.content_push import fill_hotel_codes
@@ -356,7 +198,7 @@ def _built_requests(check: ContentCheck, meta: ModularMeta, reads: Reads, ids: M
     failed = {p for p, _ in reads.failed}
     if not failed:
         return ()
-    return build_modular_content(_with_ids(check.parts, ids), meta, today=day, replace=replace).requests
+    return build_modular_content(with_ids(check.parts, ids), meta, today=day, replace=replace).requests
 
 
 def plan_content_modular(check: ContentCheck, settings: Settings, *, replace: bool = False,
@@ -379,11 +221,11 @@ def _planned(check: ContentCheck, meta: ModularMeta, ids: Mapping[str, int], set
                      only=lambda p: True)
     if directory is not False:
         write_modular_dry_run(plan.send, Path(str(directory)))
-    frame = pd.DataFrame([{**_identity(p), "outcome": "written" if directory is not False else "planned", "http_status": pd.NA, "codes": "", "texts": "",
+    frame = pd.DataFrame([{**identity(p), "outcome": "written" if directory is not False else "planned", "http_status": pd.NA, "codes": "", "texts": "",
                            "ruid": "", "attempts": 0, "error": "", "source_rows": p.extra.get("source_rows", ""),
                            "note": ""} for p in plan.send], columns=REQUEST_COLUMNS[1:])
     frame.insert(0, "request_id", range(1, len(frame) + 1))
-    held = _held_frame(plan.held)
+    held = held_frame(plan.held)
     return ModularPushResult(pd.concat([frame, held], ignore_index=True) if len(held) else frame,
                              pd.DataFrame(columns=MODULAR.row_columns), plan.issues,
                              pd.DataFrame(columns=CREATED_COLUMNS), [p.key for p in plan.unchanged],
@@ -400,82 +242,6 @@ def write_modular_dry_run(planned: Sequence[Planned], directory: PathLike) -> pd
         names.append(f"{n:03d}-{safe}-{p.extra['api']}{'-create' if p.operation == CREATE else ''}.json")
     own = pd.DataFrame([{c: p.extra.get(c) for c in OWN_COLUMNS} for p in planned], columns=OWN_COLUMNS)
     return write_requests(directory, planned, names, own)
-
-
-def _identity(p: Planned) -> dict[str, Any]:
-    return {"property": p.property, "api": p.extra.get("api"), "operation": p.operation, "hotel_code": p.hotel_code,
-            "custom_id": p.extra.get("custom_id"), "method": p.method, "path": p.path}
-
-
-def _held_frame(held: Sequence[tuple[Planned, str]]) -> pd.DataFrame:
-    rows = [{**_identity(p), "outcome": HELD, "http_status": pd.NA, "codes": "", "texts": why, "ruid": "",
-             "attempts": 0, "error": "", "source_rows": p.extra.get("source_rows", ""), "note": why}
-            for p, why in held]
-    frame = pd.DataFrame(rows, columns=REQUEST_COLUMNS[1:])
-    frame.insert(0, "request_id", pd.array([pd.NA] * len(frame), dtype="Int64"))
-    return frame
-
-
-def _result(files: Sequence[Path], sent: Sequence[driver.Sent], held: Sequence[tuple[Planned, str]],
-            unchanged: Sequence[Planned], issues: pd.DataFrame, target: str) -> ModularPushResult:
-    frames, rows, answered, created = [], [], [], []
-    for s in sent:
-        f = driver.requests_frame(s).set_index("request_id")
-        for rid, p in s.planned.items():
-            r = f.loc[rid]
-            result = s.results.get(rid)
-            req = p.source
-            if result is not None and result.envelope is not None:
-                answered += issues_from_envelope(result.envelope, req.cells, str(p.extra.get("api")) + " API")
-            made = r["made"] if isinstance(r["made"], str) else None
-            if p.operation == CREATE and made and r["outcome"] == "success":
-                created.append({"custom_id": p.creates, "hotel_code": int(made), "ruid": r["ruid"]})
-            frames.append({"request_id": rid, **_identity(p), "hotel_code": int(made) if made else p.hotel_code,
-                           "outcome": r["outcome"], "http_status": r["http_status"], "codes": r["codes"],
-                           "texts": r["texts"], "ruid": r["ruid"], "attempts": r["attempts"],
-                           "error": r["error"] if isinstance(r["error"], str) else "",
-                           "source_rows": p.extra.get("source_rows") or r["source_rows"],
-                           "note": r["note"] if isinstance(r["note"], str) else ""})
-            rows.append(_cells(p, rid, str(r["outcome"]), r))
-        for h in s.held:  # a create made already (found in the journal, or settled by sending it again): done
-            done = h.planned.operation == CREATE and h.made is not None
-            frames.append({"request_id": pd.NA, **_identity(h.planned), "hotel_code": int(h.made) if done and h.made else
-                           h.planned.hotel_code, "outcome": "success" if done else h.outcome, "http_status": pd.NA,
-                           "codes": "", "texts": h.message, "ruid": "", "attempts": 0, "error": "",
-                           "source_rows": h.planned.extra.get("source_rows", ""), "note": h.message})
-            if h.planned.operation == CREATE and h.made:
-                created.append({"custom_id": h.planned.creates, "hotel_code": int(h.made), "ruid": ""})
-    requests = pd.DataFrame(frames, columns=REQUEST_COLUMNS)
-    held_frame = _held_frame(held)
-    if len(held_frame):
-        requests = pd.concat([requests, held_frame], ignore_index=True)
-    all_issues = combine([issues, issues_from_records(answered)])
-    row_frame = pd.concat(rows, ignore_index=True) if rows else pd.DataFrame(columns=MODULAR.row_columns)
-    row_frame = _mark(row_frame, all_issues)
-    return ModularPushResult(requests, row_frame, all_issues, pd.DataFrame(created, columns=CREATED_COLUMNS),
-                             [p.key for p in unchanged], list(files), target, run_ids=[s.run_id for s in sent])
-
-
-def _cells(p: Planned, rid: int, outcome: str, r: Any) -> pd.DataFrame:
-    rows = p.rows if p.rows is not None else pd.DataFrame(columns=["source", "sheet", "row", "column"])
-    said = "; ".join(notice_message(n) for n in r["errors"]) if outcome != "success" else ""
-    return pd.DataFrame({"source": rows["source"], "sheet": rows["sheet"], "row": rows["row"],
-                         "column": rows["column"], "request_id": rid, "property": p.property,
-                         "api": p.extra.get("api"), "outcome": outcome,
-                         "severity": "ok" if outcome == "success" else "error", "codes": r["codes"] or "",
-                         "message": said or (r["error"] if isinstance(r["error"], str) else ""),
-                         "ruid": r["ruid"]}, columns=MODULAR.row_columns)
-
-
-def _mark(rows: pd.DataFrame, issues: pd.DataFrame) -> pd.DataFrame:
-    """The cells the platform's answers name carry their issue (message and rule) and severity."""
-    if rows.empty or issues.empty:
-        return rows
-    platform = issues[issues["rule"].astype(str).str.startswith("platform_")]
-    for i in platform.itertuples(index=False):
-        hit = (rows["sheet"] == i.sheet) & (rows["row"] == i.row) & (rows["column"] == i.column)
-        rows.loc[hit, ["severity", "codes", "message"]] = [i.severity, i.rule, i.message]
-    return rows
 
 
 def send_modular_folder(folder: Folder, settings: Settings, journal: PathLike | Journal = DEFAULT_JOURNAL, *,
@@ -511,7 +277,7 @@ def send_modular_folder(folder: Folder, settings: Settings, journal: PathLike | 
                                                                and p not in go]
     if go:
         sent.append(driver.send(kind, go, settings, **common))
-    return _result([folder.directory], sent, held, same, issues_from_records([]), target)
+    return modular_result([folder.directory], sent, held, same, issues_from_records([]), target)
 
 
 __all__ = ["CREATED_COLUMNS", "OTA_ONLY_RULES", "ModularPushResult", "RoundPlan", "check_content_modular", "known_ids",
