@@ -33,6 +33,7 @@ import typer
 from workbench.cli import availability as _availability  # noqa: F401 - registers `validate availability`
 from workbench.cli import content as _content  # noqa: F401 - registers `validate content`
 from workbench.cli import content_push as _content_push  # noqa: F401 - registers `push content`
+from workbench.cli import conventions
 from workbench.cli import rates as _rates  # noqa: F401 - registers `validate rates`, `push rates|requests`
 from workbench.cli import rooms as _rooms  # noqa: F401 - registers `validate|push|fetch rooms`
 from workbench.cli.cars import app as cars_app
@@ -40,6 +41,7 @@ from workbench.cli.common import fetch_app, push_app, validate_app
 from workbench.cli.demo import demo
 from workbench.cli.health import health
 from workbench.cli.notify import notify_app
+from workbench.cli.runs import runs
 from workbench.cli.sandbox import sandbox_app
 
 app = typer.Typer(
@@ -57,6 +59,9 @@ app.add_typer(cars_app, name="cars")
 app.add_typer(sandbox_app, name="sandbox")
 app.command("health")(health)
 app.command("demo")(demo)
+app.command("runs")(runs)
+conventions.apply(app, long=[("validate", validate_app), ("push", push_app), ("fetch", fetch_app)],
+                  sending=["push"], root_long=["health"])
 
 
 def main() -> None:

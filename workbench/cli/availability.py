@@ -23,6 +23,8 @@ from workbench.cli.common import (
     validate_app,
 )
 from workbench.cli.console import check_paths, console, fail, print_issues, written
+from workbench.cli.paths import check_outputs
+from workbench.cli.signals import finishing
 
 Files = Annotated[list[Path], typer.Argument(
     help="Availability workbooks or CSV/Parquet files (or folders of them): `HotelCode`, `InvTypeCode`, "
@@ -52,6 +54,8 @@ def validate_availability_cmd(
     from loaders import LoadError
     from workbench.reports.validation import check_report_path
 
+    check_outputs({"files": files, "--registry": registry, "--rooms": rooms, "--waivers": waivers},
+                  files={"--report": report})
     check_paths(report, check_report_path)
     from expectations.rates import as_of_date
 
@@ -93,10 +97,11 @@ def _reports(check, paths: list[Path] | None) -> None:
 
     ctx = ReportContext(title="Availability validation", files=check.files, as_of=check.as_of,
                         rows_checked=len(check.frame))
-    for path in paths or []:
-        try:
-            with console.status(f"Writing {path}…"):
-                done = write_report(check.issues, path, ctx, rates=for_rules(check.frame), waived=check.waived)
-        except (ValueError, OSError) as exc:
-            fail(f"cannot write the report `{path}`: {exc}")
-        written(done)
+    with finishing():  # every report, or a Ctrl-C waits until they are written
+        for path in paths or []:
+            try:
+                with console.status(f"Writing {path}…"):
+                    done = write_report(check.issues, path, ctx, rates=for_rules(check.frame), waived=check.waived)
+            except (ValueError, OSError) as exc:
+                fail(f"cannot write the report `{path}`: {exc}")
+            written(done)

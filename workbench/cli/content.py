@@ -22,6 +22,8 @@ from workbench.cli.common import (
     validate_app,
 )
 from workbench.cli.console import check_paths, console, fail, print_issues, written
+from workbench.cli.paths import check_outputs
+from workbench.cli.signals import finishing
 
 Files = Annotated[list[Path], typer.Argument(help="Content workbook(s) (sheets Property, Contacts, Policies, …) or "
                                                   "one CSV per part (property.csv, contacts.csv, …).",
@@ -48,6 +50,7 @@ def validate_content_cmd(
     from workbench.errors import PlatformReadError, SettingsError
     from workbench.flows.content import check_content
 
+    check_outputs({"files": files, "--env-file": env_file}, files={"--report": report})
     _check_reports(report)
     day = _date(today)
     settings = None
@@ -95,10 +98,11 @@ def _reports(issues, files: list[Path], paths: list[Path] | None, title: str, ex
     """Each report (CSV, XLSX with the failing cells marked in the analyst's own sheets, HTML)."""
     from workbench.reports.validation import ReportContext, write_report
 
-    for path in paths or []:
-        try:
-            with console.status(f"Writing {path}…"):
-                done = write_report(issues, path, ReportContext(title=title, files=files, extra=extra or {}))
-        except (ValueError, OSError) as exc:
-            fail(f"cannot write the report `{path}`: {exc}")
-        written(done)
+    with finishing():  # every report, or a Ctrl-C waits until they are written
+        for path in paths or []:
+            try:
+                with console.status(f"Writing {path}…"):
+                    done = write_report(issues, path, ReportContext(title=title, files=files, extra=extra or {}))
+            except (ValueError, OSError) as exc:
+                fail(f"cannot write the report `{path}`: {exc}")
+            written(done)

@@ -21,6 +21,7 @@ from workbench.cli.common import (
     push_app,
 )
 from workbench.cli.console import check_paths, console, fail, print_issues, text, written
+from workbench.cli.paths import check_outputs
 
 Files = Annotated[list[Path], typer.Argument(help="Content workbook(s) (sheets Property, Contacts, Policies, …) or "
                                                   "one CSV per part.", show_default=False)]
@@ -89,11 +90,14 @@ def push_content_cmd(
     from workbench.errors import BlockedByErrors, SettingsError, WorkbenchError
     from workbench.flows.content_push import push_content
     from workbench.reports.push import check_push_report_path
+    from workbench.writers.driver import PushInterrupted
 
+    check_outputs({"files": files, "--env-file": env_file}, files={"--report": report, "--journal": journal},
+                  folders={"--dry-run": dry_run})
     check_paths(report, check_push_report_path)
     if fill and dry_run is not None:
         fail("--fill writes the HotelCodes the platform gives new properties; a --dry-run sends nothing: use one")
-    reports = _Reports(report)
+    reports = _Reports(report, journal)
     try:
         settings = load_settings(env_file)
     except SettingsError as exc:
@@ -123,6 +127,8 @@ def push_content_cmd(
         console.print(f"[red]Nothing sent:[/] {escape(str(exc))}")
         reports.nothing_sent(str(exc), check, settings.base_url)
         raise typer.Exit(1) from None
+    except PushInterrupted as exc:  # Ctrl-C / SIGTERM: what was sent is in the journal, the reports say it
+        reports.stopped(exc)
     except (WorkbenchError, ValueError, OSError) as exc:
         reports.nothing_sent(str(exc), check, settings.base_url)
         fail(str(exc))

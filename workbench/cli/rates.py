@@ -9,6 +9,7 @@ from typing import Annotated
 import typer
 from rich.markup import escape
 
+from workbench.cli import summary
 from workbench.cli.common import (
     AsOf,
     EncodingOpt,
@@ -37,6 +38,7 @@ from workbench.cli.console import (
     print_push_result,
     written,
 )
+from workbench.cli.paths import PathsOf, check_outputs
 from workbench.cli.scale import (
     DEFAULT_PARTITION_SIZE,
     Engine,
@@ -47,6 +49,7 @@ from workbench.cli.scale import (
     WorkersOpt,
     check_engine,
 )
+from workbench.cli.signals import finishing
 
 
 def _as_of(value: str | None) -> dt.date | None:
@@ -79,12 +82,24 @@ def _checked(files: list[Path], sheet: list[str] | None, registry: list[Path] | 
     with console.status("Reading…") as status:
         check = check_rates(files, sheet=sheet or None, registry=registry or None, as_of=day, fx=fx,
                             encoding=encoding, header_row=header_row, waivers=waivers,
-                            progress=lambda step: status.update(escape(step)), **platform)  # type: ignore[arg-type]
+                            progress=lambda step: _stage(status, step), **platform)  # type: ignore[arg-type]
     print_skipped(check.issues)
     if waivers is not None and len(check.waived):
         console.print(f"[dim]{len(check.waived):,} warning(s) waived by {escape(waivers.name)}: listed apart in the "
                       "reports, counted nowhere[/]")
     return check
+
+
+def _inputs(files: list[Path], registry: list[Path] | None, fx: Path | None, waivers: Path | None,
+            env_file: Path | None = None) -> dict[str, PathsOf]:
+    """What a rates command reads, by option (for :func:`~workbench.cli.paths.check_outputs`)."""
+    return {"files": files, "--registry": registry, "--fx": fx, "--waivers": waivers, "--env-file": env_file}
+
+
+def _stage(status, step: str) -> None:
+    """A stage of the check in the spinner (and a line of its own with --verbose)."""
+    summary.stage(step)
+    status.update(escape(step))
 
 
 def _check(files: list[Path], sheet: list[str] | None, registry: list[Path] | None, day: dt.date | None,
@@ -133,6 +148,8 @@ def validate_rates_cmd(
     from workbench.reports.validation import ReportContext, check_report_path, write_report
 
     check_engine(engine, workers, scheduler, partition_size, {"--issues": issues})
+    check_outputs(_inputs(files, registry, fx, waivers), files={"--report": report},
+                  folders={"--issues": [Path(issues)] if issues else None})
     if engine is Engine.dask:
         _one_process_only({"--waivers": waivers})
         _validate_on_dask(files, as_of, registry, report, sheet, fx, show, encoding, header_row, workers, scheduler,
@@ -143,13 +160,14 @@ def validate_rates_cmd(
     print_issues(check.issues, rows=len(check.frame), limit=show)
     _print_not_checked(check)
     ctx = ReportContext(title="Rates validation", files=check.files, as_of=check.as_of, rows_checked=len(check.frame))
-    for path in report or []:
-        try:
-            with console.status(f"Writing {path}…"):
-                done = write_report(check.issues, path, ctx, rates=check.frame, waived=check.waived)
-        except (ValueError, OSError) as exc:
-            fail(f"cannot write the report `{path}`: {exc}")
-        written(done)
+    with finishing():  # every report, or a Ctrl-C waits until they are written
+        for path in report or []:
+            try:
+                with console.status(f"Writing {path}…"):
+                    done = write_report(check.issues, path, ctx, rates=check.frame, waived=check.waived)
+            except (ValueError, OSError) as exc:
+                fail(f"cannot write the report `{path}`: {exc}")
+            written(done)
     raise typer.Exit(0 if check.ok else 1)
 
 
@@ -238,9 +256,11 @@ def push_rates_cmd(
     from loaders import LoadError
     from workbench.errors import BlockedByErrors, WorkbenchError
     from workbench.reports.push import check_push_report_path
-    from workbench.writers.driver import PushInterrupted
+    from workbench.writers.driver import PushInterrupted, target_of
 
     check_engine(engine, workers, scheduler, partition_size)
+    check_outputs(_inputs(files, registry, fx, waivers, env_file), files={"--report": report, "--journal": journal},
+                  folders={"--dry-run": dry_run})
     if engine is Engine.dask:
         _one_process_only({"--waivers": waivers, "--plan": plan, "--wait": wait})
         return _dry_run_on_dask(files, dry_run, as_of, registry, sheet, fx, encoding, header_row, skip_invalid,
@@ -251,7 +271,7 @@ def push_rates_cmd(
         _plan_push(files, day, registry, skip_invalid, full, env_file, journal, report, fetch_registry, sheet, fx,
                    encoding, header_row, price_jumps, waivers)
         return
-    reports = PushReports(report)
+    reports = PushReports(report, journal)
     if dry_run is not None:
         try:
             spelling = load_settings(env_file, check_files=False).weekday_spelling  # all a dry run needs of them
@@ -281,7 +301,7 @@ def push_rates_cmd(
     target = ""
     try:
         settings = load_settings(env_file)
-        target = settings.base_url
+        target = target_of(settings)  # a push needs its target: said before minutes of checks, not after
         check = _checked(files, sheet, registry, day, fx, encoding, header_row, waivers, settings=settings,
                          journal=journal, price_jumps=price_jumps, fetch_registry=fetch_registry)
     except (LoadError, WorkbenchError) as exc:
@@ -300,10 +320,7 @@ def push_rates_cmd(
         reports.nothing_sent(str(exc), check, target)
         raise typer.Exit(1) from None
     except PushInterrupted as exc:  # Ctrl-C / SIGTERM: what was sent is in the journal, the reports say it
-        if exc.result is not None:
-            exc.result.plan = check.plan
-            reports.write(exc.result)
-        fail(str(exc), code=130)
+        reports.stopped(exc, check.plan)
     except WorkbenchError as exc:
         reports.nothing_sent(str(exc), check, target)
         fail(str(exc))
@@ -336,15 +353,19 @@ def push_requests_cmd(
     from workbench.errors import WorkbenchError
     from workbench.flows.folders import push_requests
     from workbench.reports.push import check_push_report_path
+    from workbench.writers.driver import PushInterrupted, target_of
 
+    check_outputs({"DIR": directory, "--env-file": env_file}, files={"--report": report, "--journal": journal})
     check_paths(report, check_push_report_path)
-    reports = PushReports(report)
+    reports = PushReports(report, journal)
     target = ""
     try:
         settings = load_settings(env_file)
-        target = settings.base_url
+        target = target_of(settings)
         result = push_requests(directory, settings, journal=journal, full=full, command=f"push requests {directory}",
                                lock_wait=wait)
+    except PushInterrupted as exc:
+        reports.stopped(exc)
     except WorkbenchError as exc:
         reports.nothing_sent(str(exc), target=target)
         fail(str(exc))

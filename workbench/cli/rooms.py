@@ -18,9 +18,21 @@ from workbench.cli.common import (
     load_settings,
     print_skipped,
     push_app,
+    remember_reports,
     validate_app,
 )
-from workbench.cli.console import check_paths, console, fail, print_issues, print_rooms_result, text, written
+from workbench.cli.console import (
+    check_paths,
+    console,
+    fail,
+    print_issues,
+    print_rooms_result,
+    stop,
+    text,
+    written,
+)
+from workbench.cli.paths import check_outputs
+from workbench.cli.signals import finishing
 
 ISSUE_COLUMNS = ["source", "sheet", "row", "column", "value", "rule", "severity", "message"]
 
@@ -53,6 +65,18 @@ def _settings(env_file: Path | None):
         fail(str(exc))
 
 
+def _target(env_file: Path | None, on_fail) -> None:
+    """The settings name a platform to send to; else one line (exit 2), after ``on_fail(message)``."""
+    from workbench.errors import WorkbenchError
+    from workbench.writers.driver import target_of
+
+    try:
+        target_of(load_settings(env_file))
+    except WorkbenchError as exc:
+        on_fail(str(exc))
+        fail(str(exc))
+
+
 def _check_reports(paths: list[Path] | None) -> None:
     from workbench.reports.validation import check_report_path
 
@@ -63,13 +87,14 @@ def _reports(issues, files: list[Path], paths: list[Path] | None, title: str,
              extra: dict[str, str] | None = None) -> None:
     from workbench.reports.validation import ReportContext, write_report
 
-    for path in paths or []:
-        try:
-            with console.status(f"Writing {path}…"):
-                done = write_report(issues, path, ReportContext(title=title, files=files, extra=extra or {}))
-        except (ValueError, OSError) as exc:
-            fail(f"cannot write the report `{path}`: {exc}")
-        written(done)
+    with finishing():
+        for path in paths or []:
+            try:
+                with console.status(f"Writing {path}…"):
+                    done = write_report(issues, path, ReportContext(title=title, files=files, extra=extra or {}))
+            except (ValueError, OSError) as exc:
+                fail(f"cannot write the report `{path}`: {exc}")
+            written(done)
 
 
 def _concat(*frames):
@@ -97,6 +122,7 @@ def validate_rooms_cmd(files: Files, report: ReportOpt = None,
                        show: Annotated[int, typer.Option(help="How many issues to print.")] = 20,
                        encoding: EncodingOpt = None, header_row: HeaderRowOpt = None) -> None:
     """Check room types, sub-rooms and amenities. Exit code 0: no errors; 1: errors; 2: unusable input."""
+    check_outputs({"files": files}, files={"--report": report})
     _check_reports(report)
     check = _check(files, encoding=encoding, header_row=header_row)
     console.print(f"{len(check.rooms)} room type(s), {len(check.subrooms)} sub-room(s), "
@@ -137,12 +163,18 @@ def push_rooms_cmd(
     )
     from workbench.flows.rooms import dry_run as write_dry_run
 
+    check_outputs({"files": [file], "--env-file": env_file},
+                  files={"--report": report, "--mapping": mapping, "--fill": fill, "--journal": journal},
+                  folders={"--dry-run": dry_run})
     _check_reports(report)
     if fill is not None and fill.suffix.lower() != ".xlsx":
         fail(f"--fill `{fill}`: the copy of the workbook is an Excel file; give a name ending in .xlsx")
     import pandas as pd
 
     title = "Room types push plan" if dry_run is not None else "Room types push"
+    if dry_run is None:  # a push: its settings and its target before the workbook is read
+        _target(env_file, lambda why: _reports(pd.DataFrame(columns=ISSUE_COLUMNS), [file], report, title,
+                                               {"Result": f"nothing was sent: {why}"}))
     check = _check([file], on_fail=lambda why: _reports(pd.DataFrame(columns=ISSUE_COLUMNS), [file], report, title,
                                                         {"Result": f"nothing was sent: {why}"}))
     print_issues(check.issues, limit=10)
@@ -164,6 +196,7 @@ def push_rooms_cmd(
         _reports(plan.issues, [file], report, title, {"Result": "a dry run: nothing was sent"})
         raise typer.Exit(0 if check.ok and plan.ok else 1)
     from workbench.errors import SettingsError
+    from workbench.writers.driver import PushInterrupted
 
     try:
         settings = load_settings(env_file)
@@ -182,12 +215,18 @@ def push_rooms_cmd(
             issues = _concat(check.issues, exc.issues)
         _reports(issues, [file], report, title, {"Result": f"nothing was sent: {exc}"})
         raise typer.Exit(1) from None
+    except PushInterrupted as exc:  # Ctrl-C / SIGTERM: what was sent is in the journal, the report says it
+        sent = exc.result
+        _reports(check.issues if sent is None else _concat(check.issues, request_issues(sent, file)), [file], report,
+                 title, {"Result": str(exc)})
+        stop(str(exc))
     except (OperationSunset, PlatformReadError, SettingsError, ValueError) as exc:
         _reports(check.issues, [file], report, title, {"Result": f"nothing was sent: {exc}"})
         fail(str(exc))
     print_rooms_result(result)
     _reports(_concat(check.issues, request_issues(result, file)), [file], report, title,
              {"Result": result.summary()})
+    remember_reports(journal, result.run_id, report)
     console.print(f"Mapping: [bold]{escape(str(mapping))}[/]"
                   + (f"; workbook with InvCodes: [bold]{escape(str(fill))}[/]" if fill else ""))
     raise typer.Exit(0 if result.ok else 1)
@@ -217,6 +256,7 @@ def fetch_rooms_cmd(
     from workbench.flows.rooms import PlatformReadError, fetch_rooms, write_rooms_workbook
     from workbench.transport import ConfigurationError
 
+    check_outputs({"--env-file": env_file}, files={"--out": out})
     if out is not None and out.suffix.lower() != ".xlsx":
         fail(f"--out `{out}`: room types are written as an Excel workbook; give a name ending in .xlsx")
     settings = _settings(env_file)
