@@ -23,6 +23,7 @@ from workbench.cli.common import (
     validate_app,
 )
 from workbench.cli.console import check_paths, console, fail, print_issues, written
+from workbench.cli.kinds import refuse_other_kind
 from workbench.cli.paths import check_outputs
 from workbench.cli.signals import finishing
 
@@ -50,12 +51,19 @@ def validate_availability_cmd(
     header_row: HeaderRowOpt = None,
     waivers: WaiversOpt = None,
 ) -> None:
-    """Check availability and restrictions. Exit code 0: no errors; 1: errors found; 2: the input cannot be used."""
+    """Check availability and restrictions. Exit code 0: no errors; 1: errors found; 2: the input cannot be used.
+
+    Examples:
+
+      workbench validate availability availability.xlsx --report availability-issues.html
+      workbench validate availability availability.xlsx --rooms platform_rooms.xlsx --as-of 2027-01-01
+    """
     from loaders import LoadError
     from workbench.reports.validation import check_report_path
 
     check_outputs({"files": files, "--registry": registry, "--rooms": rooms, "--waivers": waivers},
                   files={"--report": report})
+    refuse_other_kind(files, "availability", "validate")
     check_paths(report, check_report_path)
     from expectations.rates import as_of_date
 

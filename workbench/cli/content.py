@@ -22,6 +22,7 @@ from workbench.cli.common import (
     validate_app,
 )
 from workbench.cli.console import check_paths, console, fail, print_issues, written
+from workbench.cli.kinds import refuse_other_kind
 from workbench.cli.paths import check_outputs
 from workbench.cli.signals import finishing
 
@@ -45,12 +46,17 @@ def validate_content_cmd(
     """Check property content against every E4 rule, with the platform's lists when a platform is configured.
 
     Exit code 0: no errors; 1: errors found; 2: the input, settings or command line cannot be used.
+
+    Examples:
+
+      workbench validate content content.xlsx --report content-issues.html
     """
     from loaders import LoadError
     from workbench.errors import PlatformReadError, SettingsError
     from workbench.flows.content import check_content
 
     check_outputs({"files": files, "--env-file": env_file}, files={"--report": report})
+    refuse_other_kind(files, "content", "validate")
     _check_reports(report)
     day = _date(today)
     settings = None

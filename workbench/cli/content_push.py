@@ -21,6 +21,7 @@ from workbench.cli.common import (
     push_app,
 )
 from workbench.cli.console import check_paths, console, fail, print_issues, text, written
+from workbench.cli.kinds import refuse_other_kind
 from workbench.cli.paths import check_outputs
 
 Files = Annotated[list[Path], typer.Argument(help="Content workbook(s) (sheets Property, Contacts, Policies, …) or "
@@ -85,6 +86,11 @@ def push_content_cmd(
     Deprecated operation: a warning until 2026-12-31, refused from that day (CET). Exit code 0: every property
     applied; 1: errors block the push, or a property was refused, failed or held back; 2: the input, the
     settings or the command line cannot be used.
+
+    Examples:
+
+      workbench push content content.xlsx --dry-run content-requests/
+      workbench push content content.xlsx --env-file sandbox/connection.env --report push.html
     """
     from loaders import LoadError
     from workbench.errors import BlockedByErrors, SettingsError, WorkbenchError
@@ -94,6 +100,7 @@ def push_content_cmd(
 
     check_outputs({"files": files, "--env-file": env_file}, files={"--report": report, "--journal": journal},
                   folders={"--dry-run": dry_run})
+    refuse_other_kind(files, "content", "push")
     check_paths(report, check_push_report_path)
     if fill and dry_run is not None:
         fail("--fill writes the HotelCodes the platform gives new properties; a --dry-run sends nothing: use one")

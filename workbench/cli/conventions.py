@@ -154,12 +154,10 @@ def _value_name(param: Any) -> str:
 
 def _tidy_params(params: Iterable[Any]) -> None:
     for param in params:
-        if param.metavar is not None:
-            continue
         if isinstance(param, TyperArgument):
-            param.metavar = (param.name or "value").upper()
+            param.metavar = param.metavar or (param.name or "value").upper()
             param.display_type_rich = lambda ctx: None  # type: ignore[method-assign]  # the name says it
-        else:
+        elif param.metavar is None:
             param.metavar = _value_name(param)
 
 

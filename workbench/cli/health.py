@@ -45,6 +45,11 @@ def health(
 
     Exit code 0: nothing blocks bookings within the horizon; 1: something does; 2: the input or the
     settings cannot be used.
+
+    Examples:
+
+      workbench health --registry registry.xlsx --report health.html
+      workbench health --hotel 1000001 --env-file sandbox/connection.env --letters letters/
     """
     import datetime as dt
 

@@ -38,6 +38,7 @@ from workbench.cli.console import (
     print_push_result,
     written,
 )
+from workbench.cli.kinds import refuse_other_kind
 from workbench.cli.paths import PathsOf, check_outputs
 from workbench.cli.scale import (
     DEFAULT_PARTITION_SIZE,
@@ -144,12 +145,19 @@ def validate_rates_cmd(
     partition_size: PartitionSizeOpt = DEFAULT_PARTITION_SIZE,
     issues: IssuesOpt = None,
 ) -> None:
-    """Check rates files. Exit code 0: no errors; 1: errors found; 2: the input cannot be used."""
+    """Check rates files. Exit code 0: no errors; 1: errors found; 2: the input cannot be used.
+
+    Examples:
+
+      workbench validate rates rates.xlsx --report issues.html
+      workbench validate rates data/ --registry registry.xlsx --as-of 2027-01-01 --report issues.xlsx
+    """
     from workbench.reports.validation import ReportContext, check_report_path, write_report
 
     check_engine(engine, workers, scheduler, partition_size, {"--issues": issues})
     check_outputs(_inputs(files, registry, fx, waivers), files={"--report": report},
                   folders={"--issues": [Path(issues)] if issues else None})
+    refuse_other_kind(files, "rates", "validate")
     if engine is Engine.dask:
         _one_process_only({"--waivers": waivers})
         _validate_on_dask(files, as_of, registry, report, sheet, fx, show, encoding, header_row, workers, scheduler,
@@ -247,11 +255,18 @@ def push_rates_cmd(
     workers: WorkersOpt = None,
     scheduler: SchedulerOpt = None,
     partition_size: PartitionSizeOpt = DEFAULT_PARTITION_SIZE,
+    show: Annotated[int, typer.Option(help="How many issues to print.")] = 10,
 ) -> None:
     """Send rates as OTA_HotelRateAmountNotif requests (one hotel and month each), or write them with --dry-run.
 
     Exit code 0: every request applied; 1: errors block the push or the platform refused or failed some
     requests; 2: the input or the settings cannot be used.
+
+    Examples:
+
+      workbench push rates rates.xlsx --dry-run requests/
+      workbench push rates rates.xlsx --plan --report plan.html
+      workbench push rates rates.xlsx --env-file sandbox/connection.env --report push.html
     """
     from loaders import LoadError
     from workbench.errors import BlockedByErrors, WorkbenchError
@@ -261,6 +276,7 @@ def push_rates_cmd(
     check_engine(engine, workers, scheduler, partition_size)
     check_outputs(_inputs(files, registry, fx, waivers, env_file), files={"--report": report, "--journal": journal},
                   folders={"--dry-run": dry_run})
+    refuse_other_kind(files, "rates", "push")
     if engine is Engine.dask:
         _one_process_only({"--waivers": waivers, "--plan": plan, "--wait": wait})
         return _dry_run_on_dask(files, dry_run, as_of, registry, sheet, fx, encoding, header_row, skip_invalid,
@@ -269,7 +285,7 @@ def push_rates_cmd(
     day = _as_of(as_of)
     if plan:
         _plan_push(files, day, registry, skip_invalid, full, env_file, journal, report, fetch_registry, sheet, fx,
-                   encoding, header_row, price_jumps, waivers)
+                   encoding, header_row, price_jumps, waivers, show)
         return
     reports = PushReports(report, journal)
     if dry_run is not None:
@@ -279,7 +295,7 @@ def push_rates_cmd(
         except (LoadError, WorkbenchError) as exc:
             reports.nothing_sent(str(exc))
             fail(str(exc))
-        print_issues(check.issues, rows=len(check.frame), limit=10)
+        print_issues(check.issues, rows=len(check.frame), limit=show)
         _print_not_checked(check)
         from workbench.flows.rates import dry_run as write_dry_run
 
@@ -307,7 +323,7 @@ def push_rates_cmd(
     except (LoadError, WorkbenchError) as exc:
         reports.nothing_sent(str(exc), target=target)
         fail(str(exc))
-    print_issues(check.issues, rows=len(check.frame), limit=10)
+    print_issues(check.issues, rows=len(check.frame), limit=show)
     _print_not_checked(check)
     from workbench.flows.rates import push_rates
 
@@ -349,6 +365,10 @@ def push_requests_cmd(
 
     Exit code 0: every request applied; 1: the platform refused or failed some requests; 2: the folder or
     the settings cannot be used, or another push holds the journal.
+
+    Examples:
+
+      workbench push requests requests/ --env-file sandbox/connection.env --report push.html
     """
     from workbench.errors import WorkbenchError
     from workbench.flows.folders import push_requests
@@ -377,7 +397,7 @@ def push_requests_cmd(
 def _plan_push(files: list[Path], day: dt.date | None, registry: list[Path] | None, skip_invalid: bool, full: bool,
                env_file: Path | None, journal: Path, report: list[Path] | None, fetch_registry: bool,
                sheet: list[str] | None, fx: Path | None, encoding: str | None, header_row: int | None,
-               price_jumps: bool, waivers: Path | None = None) -> None:
+               price_jumps: bool, waivers: Path | None = None, show: int = 10) -> None:
     """``push rates --plan``: what a push would do; nothing is sent and the journal is not written.
     Exit code 0, or 1 when errors would stop the push (without --skip-invalid)."""
     from loaders import LoadError
@@ -399,7 +419,7 @@ def _plan_push(files: list[Path], day: dt.date | None, registry: list[Path] | No
                                     price_jumps=price_jumps)
     except (LoadError, WorkbenchError) as exc:
         fail(str(exc))
-    print_issues(check.issues, rows=len(check.frame), limit=10)
+    print_issues(check.issues, rows=len(check.frame), limit=show)
     _print_not_checked(check)
     print_plan(result)
     for path in report or []:

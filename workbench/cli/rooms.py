@@ -31,6 +31,7 @@ from workbench.cli.console import (
     text,
     written,
 )
+from workbench.cli.kinds import refuse_other_kind
 from workbench.cli.paths import check_outputs
 from workbench.cli.signals import finishing
 
@@ -121,8 +122,14 @@ def request_issues(result, file: Path):
 def validate_rooms_cmd(files: Files, report: ReportOpt = None,
                        show: Annotated[int, typer.Option(help="How many issues to print.")] = 20,
                        encoding: EncodingOpt = None, header_row: HeaderRowOpt = None) -> None:
-    """Check room types, sub-rooms and amenities. Exit code 0: no errors; 1: errors; 2: unusable input."""
+    """Check room types, sub-rooms and amenities. Exit code 0: no errors; 1: errors; 2: unusable input.
+
+    Examples:
+
+      workbench validate rooms rooms.xlsx --report rooms-issues.html
+    """
     check_outputs({"files": files}, files={"--report": report})
+    refuse_other_kind(files, "rooms", "validate")
     _check_reports(report)
     check = _check(files, encoding=encoding, header_row=header_row)
     console.print(f"{len(check.rooms)} room type(s), {len(check.subrooms)} sub-room(s), "
@@ -153,6 +160,11 @@ def push_rooms_cmd(
     """Create room types (blank InvCode) and overlay existing ones, merged with what the platform stores.
 
     Exit code 0: every request applied; 1: errors block the push or a request failed; 2: unusable input/settings.
+
+    Examples:
+
+      workbench push rooms rooms.xlsx --dry-run rooms-requests/
+      workbench push rooms rooms.xlsx --env-file sandbox/connection.env --fill rooms-with-codes.xlsx
     """
     from workbench.flows.rooms import (
         BlockedByErrors,
@@ -166,6 +178,7 @@ def push_rooms_cmd(
     check_outputs({"files": [file], "--env-file": env_file},
                   files={"--report": report, "--mapping": mapping, "--fill": fill, "--journal": journal},
                   folders={"--dry-run": dry_run})
+    refuse_other_kind([file], "rooms", "push")
     _check_reports(report)
     if fill is not None and fill.suffix.lower() != ".xlsx":
         fail(f"--fill `{fill}`: the copy of the workbook is an Excel file; give a name ending in .xlsx")
@@ -251,7 +264,12 @@ def fetch_rooms_cmd(
                                              show_default=False)] = None,
     env_file: EnvFileOpt = None,
 ) -> None:
-    """Read the active room types of properties (OTA_HotelDescriptiveInfo)."""
+    """Read the active room types of properties (OTA_HotelDescriptiveInfo).
+
+    Examples:
+
+      workbench fetch rooms --hotel 1000001 --out rooms.xlsx --env-file sandbox/connection.env
+    """
     from workbench.flows.room_files import not_in_read
     from workbench.flows.rooms import PlatformReadError, fetch_rooms, write_rooms_workbook
     from workbench.transport import ConfigurationError
