@@ -12,14 +12,18 @@ module             commands
 ``notify``         ``notify serve|credentials|keys|list|...|send``
 ``cars``           ``cars search|languages|suppliers|depots|link|sandbox``
 ``health``         ``health``
+``runs``           ``runs`` (the journal's last runs)
 ``demo``           ``demo``
 ``console``        printing for people (issue tables, clean failures)
 ``exits``          exit codes, and no traceback on the terminal (crash logs)
+``conventions``    what every command does alike: --json/--quiet/--verbose, SIGTERM, help, --version
+``paths``          output paths checked against the inputs before any work
+``kinds``          the wrong kind of workbook recognised before it is read
 =================  ==========================================================
 
 Exit codes of every command: 0 done; 1 errors found; 2 the input, settings or command line
 cannot be used; 3 an unexpected failure (one line on the terminal, the trace in a log file;
-see ``workbench.cli.exits``).
+see ``workbench.cli.exits``); 130 stopped by Ctrl-C or SIGTERM.
 
 This package is the only one that starts the local stand-ins (``workbench.sandbox``). Heavy
 imports (pandas, Great Expectations, lxml, servers) happen inside the commands, so

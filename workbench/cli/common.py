@@ -92,16 +92,7 @@ class PushReports:
         from workbench.reports.push import write_push_report
 
         summary.result(result)
-        done_paths: list[Path] = []
-        with finishing():
-            for path in self.paths:
-                try:
-                    with console.status(f"Writing {path}…"):
-                        done = write_push_report(result, path)
-                except (ValueError, OSError) as exc:
-                    fail(f"cannot write the push report `{path}`: {exc}")
-                written(done, "Push report written")
-                done_paths.append(done)
+        done_paths = write_each(self.paths, lambda path: write_push_report(result, path), "push report")
         remember_reports(getattr(result, "journal", None) or self.journal, getattr(result, "run_id", None), done_paths)
 
     def stopped(self, exc: Any, plan: Any = None) -> NoReturn:
@@ -129,3 +120,29 @@ def remember_reports(journal: Path | None, run_id: int | None, paths: list[Path]
 
     with Journal(journal) as j:
         j.record_reports(run_id, [Path(p).absolute() for p in paths])
+
+
+def write_reports(issues: Any, files: list[Path], paths: list[Path] | None, title: str,
+                  extra: dict[str, str] | None = None) -> None:
+    """Each validation report of ``issues`` (CSV, XLSX with the failing cells marked in the analyst's own
+    sheets, HTML)."""
+    from workbench.reports.validation import ReportContext, write_report
+
+    write_each(paths, lambda path: write_report(issues, path, ReportContext(title=title, files=files,
+                                                                            extra=extra or {})))
+
+
+def write_each(paths: list[Path] | None, write: Any, what: str = "report") -> list[Path]:
+    """``write(path)`` for each of ``paths``, saying each file written; a Ctrl-C waits until all of them are
+    (:func:`~workbench.cli.signals.finishing`); a path that cannot be written is one line, exit 2."""
+    done_paths: list[Path] = []
+    with finishing():
+        for path in paths or []:
+            try:
+                with console.status(f"Writing {path}…"):
+                    done = write(path)
+            except (ValueError, OSError) as exc:
+                fail(f"cannot write the {what} `{path}`: {exc}")
+            written(done, f"{what[0].upper()}{what[1:]} written")
+            done_paths.append(done)
+    return done_paths

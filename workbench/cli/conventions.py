@@ -161,27 +161,22 @@ def _tidy_params(params: Iterable[Any]) -> None:
             param.metavar = _value_name(param)
 
 
-class TidyCommand(TyperCommand):
-    """A typer command whose help names values plainly and lets paragraphs flow (see the module doc)."""
+class _Tidy:
+    """Help that names values plainly and lets paragraphs flow (see the module doc)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs["help"] = flowing(kwargs.get("help"))
         super().__init__(*args, **kwargs)
 
     def get_params(self, ctx: Any) -> list[Any]:
-        params = super().get_params(ctx)
+        params = super().get_params(ctx)  # type: ignore[misc]
         _tidy_params(params)
         return params
 
 
-class TidyGroup(TyperGroup):
-    """A typer group whose help names values plainly, as :class:`TidyCommand`."""
+class TidyCommand(_Tidy, TyperCommand):
+    """A typer command with :class:`_Tidy` help."""
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        kwargs["help"] = flowing(kwargs.get("help"))
-        super().__init__(*args, **kwargs)
 
-    def get_params(self, ctx: Any) -> list[Any]:
-        params = super().get_params(ctx)
-        _tidy_params(params)
-        return params
+class TidyGroup(_Tidy, TyperGroup):
+    """A typer group with :class:`_Tidy` help."""

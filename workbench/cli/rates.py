@@ -28,6 +28,7 @@ from workbench.cli.common import (
     print_skipped,
     push_app,
     validate_app,
+    write_each,
 )
 from workbench.cli.console import (
     check_paths,
@@ -422,11 +423,5 @@ def _plan_push(files: list[Path], day: dt.date | None, registry: list[Path] | No
     print_issues(check.issues, rows=len(check.frame), limit=show)
     _print_not_checked(check)
     print_plan(result)
-    for path in report or []:
-        try:
-            with console.status(f"Writing {path}…"):
-                done = write_plan_report(result, path)
-        except (ValueError, OSError) as exc:
-            fail(f"cannot write the plan report `{path}`: {exc}")
-        written(done, "Plan report written")
+    write_each(report, lambda path: write_plan_report(result, path), "plan report")
     raise typer.Exit(1 if result.blocked else 0)

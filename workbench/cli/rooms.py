@@ -20,6 +20,7 @@ from workbench.cli.common import (
     push_app,
     remember_reports,
     validate_app,
+    write_reports,
 )
 from workbench.cli.console import (
     check_paths,
@@ -33,7 +34,6 @@ from workbench.cli.console import (
 )
 from workbench.cli.kinds import refuse_other_kind
 from workbench.cli.paths import check_outputs
-from workbench.cli.signals import finishing
 
 ISSUE_COLUMNS = ["source", "sheet", "row", "column", "value", "rule", "severity", "message"]
 
@@ -86,16 +86,7 @@ def _check_reports(paths: list[Path] | None) -> None:
 
 def _reports(issues, files: list[Path], paths: list[Path] | None, title: str,
              extra: dict[str, str] | None = None) -> None:
-    from workbench.reports.validation import ReportContext, write_report
-
-    with finishing():
-        for path in paths or []:
-            try:
-                with console.status(f"Writing {path}…"):
-                    done = write_report(issues, path, ReportContext(title=title, files=files, extra=extra or {}))
-            except (ValueError, OSError) as exc:
-                fail(f"cannot write the report `{path}`: {exc}")
-            written(done)
+    write_reports(issues, files, paths, title, extra)
 
 
 def _concat(*frames):
