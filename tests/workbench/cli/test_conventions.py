@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import re
 import sqlite3
+import time
 from pathlib import Path
 
 import pytest
@@ -159,3 +160,35 @@ def test_an_old_journal_gets_the_reports_column(tmp_path: Path) -> None:
         run = j.start_run("t")
         j.record_reports(run, ["a.html"])
         assert json.loads(j.runs()["reports"].iloc[0]) == ["a.html"]
+
+
+def test_a_stopped_send_carries_the_kind_s_result_of_what_was_sent() -> None:
+    from workbench.writers.driver import PushInterrupted, result_when_stopped
+
+    with pytest.raises(PushInterrupted) as caught, result_when_stopped(lambda sent: ("result of", sent)):
+        raise PushInterrupted("stopped: nothing was sent", "the sent")  # type: ignore[arg-type]
+    assert caught.value.result == ("result of", "the sent")
+    with pytest.raises(PushInterrupted) as kept, result_when_stopped(lambda sent: "outer"):
+        with result_when_stopped(lambda sent: "inner"):
+            raise PushInterrupted("stopped", "s")  # type: ignore[arg-type]
+    assert kept.value.result == "inner"  # the innermost kind's result is kept
+
+
+def test_finishing_holds_a_ctrl_c_until_the_block_ends() -> None:
+    import os
+    import signal
+
+    from workbench.cli.signals import finishing, sigterm_as_ctrl_c
+
+    before = signal.getsignal(signal.SIGTERM), signal.getsignal(signal.SIGINT)
+    done = []
+    with pytest.raises(KeyboardInterrupt):
+        with finishing():
+            os.kill(os.getpid(), signal.SIGINT)
+            done.append("first report")
+            done.append("second report")
+    assert done == ["first report", "second report"]
+    with pytest.raises(KeyboardInterrupt), sigterm_as_ctrl_c():
+        os.kill(os.getpid(), signal.SIGTERM)
+        time.sleep(5)
+    assert (signal.getsignal(signal.SIGTERM), signal.getsignal(signal.SIGINT)) == before  # handlers restored

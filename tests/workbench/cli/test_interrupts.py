@@ -117,3 +117,35 @@ def test_sigterm_before_anything_is_sent_says_nothing_was_sent(tmp_path: Path) -
     assert proc.returncode == 130, out + err
     assert err.strip().splitlines()[-1] == "stopped: nothing was sent"
     assert not (tmp_path / "j.sqlite").exists()
+
+
+ROOMS = ["HotelCode", "InvCode", "RoomID", "RoomType", "RoomTypeName", "MaxOccupancy", "MaxAdultOccupancy",
+         "MaxChildOccupancy", "Quantity", "NonSmoking", "SizeMeasurement", "SizeMeasurementUnit"]
+
+
+@pytest.mark.slow
+def test_push_rooms_stopped_by_sigterm_writes_what_was_sent(sandbox: Path, tmp_path: Path) -> None:
+    from openpyxl import Workbook
+
+    wb = Workbook()
+    ws = wb.active
+    ws.title = "Rooms"
+    for row in [ROOMS, *[[hotel, None, 9000 + n, 9, f"Garden Room {n}", 2, 2, 0, 3, 1, 20, "sqm"]
+                         for n, hotel in enumerate([1000001, 1000002] * 6)]]:
+        ws.append(row)
+    wb.save(tmp_path / "rooms.xlsx")
+    journal, html = tmp_path / "journal.sqlite", tmp_path / "push.html"
+    cmd = [str(EXE), "push", "rooms", str(tmp_path / "rooms.xlsx"), "--env-file", str(sandbox), "--journal",
+           str(journal), "--mapping", str(tmp_path / "map.csv"), "--report", str(html)]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path)
+    deadline = time.monotonic() + 180
+    while _count(journal, SUCCESS) < 3:
+        assert proc.poll() is None and time.monotonic() < deadline, proc.communicate()
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGTERM)
+    out, err = proc.communicate(timeout=120)
+    assert proc.returncode == 130, out + err
+    assert err.strip().splitlines()[-1].startswith("stopped: "), err
+    page = html.read_text(encoding="utf-8")
+    assert page.rstrip().endswith("</html>") and "request(s) were sent and are in the journal" in page
+    assert _count(journal, "SELECT count(*) FROM runs WHERE run_id=1 AND status='interrupted'") == 1
