@@ -12,30 +12,39 @@ from __future__ import annotations
 
 import zipfile
 from collections.abc import Iterable, Sequence
+from functools import cache
 from pathlib import Path
 
-from loaders.headers import header_key
 from workbench.cli.console import fail
 
 ROWS = 20  # the rows a header is looked for in
 
 
-def _keys(*names: str) -> frozenset[str]:
-    return frozenset(header_key(n) for n in names)
+#: the header names (any spelling ``loaders.headers.header_key`` folds together) that tell each kind
+NAMES = {
+    "prices": ("AmountAfterTax", "AmountBeforeTax", "amount_after_tax", "amount_before_tax", "price"),
+    "rate_plan": ("RatePlanCode", "rate_plan_id", "rate_id"),
+    "hotel": ("HotelCode", "hotel_id", "property_id", "ID"),
+    "availability": ("RoomsToSell", "ClosedToArrival", "ClosedToDeparture", "MinStayArrival", "MaxStayArrival",
+                     "MinStayThrough", "MaxStayThrough"),
+    "registry": ("Active", "IsChildRate", "ParentRatePlanCode", "FollowsPrice", "ReadOnly"),
+    "pricing": ("PricingModel", "PricingType"),
+    "waivers": ("rule", "reason", "expires"),
+    "room_sheets": ("Rooms", "SubRooms", "Amenities"),
+    "room_headers": ("RoomTypeName", "MaxOccupancy", "AmenityCode", "RoomID"),
+    "content_sheets": ("Property", "Contacts", "Languages", "Policies", "Taxes", "Fees", "Services", "Restaurants",
+                       "Attractions", "Transport", "Payments", "Invoice", "Phrases", "Awards"),
+}
 
 
-_PRICES = _keys("AmountAfterTax", "AmountBeforeTax", "amount_after_tax", "amount_before_tax", "price")
-_RATE_PLAN = _keys("RatePlanCode", "rate_plan_id", "rate_id")
-_HOTEL = _keys("HotelCode", "hotel_id", "property_id", "ID")
-_AVAILABILITY = _keys("RoomsToSell", "ClosedToArrival", "ClosedToDeparture", "MinStayArrival", "MaxStayArrival",
-                      "MinStayThrough", "MaxStayThrough")
-_REGISTRY = _keys("Active", "IsChildRate", "ParentRatePlanCode", "FollowsPrice", "ReadOnly")
-_PRICING = _keys("PricingModel", "PricingType")
-_WAIVERS = _keys("rule", "reason", "expires")
-_ROOM_SHEETS = _keys("Rooms", "SubRooms", "Amenities")
-_ROOM_HEADERS = _keys("RoomTypeName", "MaxOccupancy", "AmenityCode", "RoomID")
-_CONTENT_SHEETS = _keys("Property", "Contacts", "Languages", "Policies", "Taxes", "Fees", "Services", "Restaurants",
-                        "Attractions", "Transport", "Payments", "Invoice", "Phrases", "Awards")
+@cache
+def _keys() -> dict[str, frozenset[str]]:
+    """:data:`NAMES` folded (``loaders`` is imported on first use: ``workbench --help`` stays light)."""
+    from loaders.headers import header_key
+
+    return {k: frozenset(header_key(n) for n in names) for k, names in NAMES.items()}
+
+
 #: when sheets of several kinds are found, the first kind of this order is the workbook's
 _ORDER = ("content", "rates", "availability", "registry", "waivers", "rooms")
 _COMMANDS = ("rates", "rooms", "content", "availability")
@@ -44,18 +53,22 @@ _OPTIONS = {"registry": "give it with `--registry`", "waivers": "give it with `-
 
 def sheet_kind(name: str, header: Sequence[str]) -> str | None:
     """The kind one sheet (or CSV file, ``name`` its stem) holds, from its name and header cells."""
+    from loaders.headers import header_key
+
+    k = _keys()
     keys = {header_key(h) for h in header if h}
-    if header_key(name) in _CONTENT_SHEETS and keys & _HOTEL:
+    named = header_key(name)
+    if named in k["content_sheets"] and keys & k["hotel"]:
         return "content"
-    if keys & _RATE_PLAN and keys & _PRICES:
+    if keys & k["rate_plan"] and keys & k["prices"]:
         return "rates"
-    if keys & _AVAILABILITY and keys & _HOTEL:
+    if keys & k["availability"] and keys & k["hotel"]:
         return "availability"
-    if (keys & _REGISTRY and keys & _RATE_PLAN) or (keys & _PRICING and keys & _HOTEL):
+    if (keys & k["registry"] and keys & k["rate_plan"]) or (keys & k["pricing"] and keys & k["hotel"]):
         return "registry"
-    if _WAIVERS <= keys:
+    if k["waivers"] <= keys:
         return "waivers"
-    if keys & _HOTEL and (header_key(name) in _ROOM_SHEETS or keys & _ROOM_HEADERS):
+    if keys & k["hotel"] and (named in k["room_sheets"] or keys & k["room_headers"]):
         return "rooms"
     return None
 
@@ -122,6 +135,10 @@ def _headers(path: Path) -> list[tuple[str, list[str]]]:
 
 
 def _best(rows: Sequence[Sequence[str]]) -> list[str]:
-    known = _PRICES | _RATE_PLAN | _HOTEL | _AVAILABILITY | _REGISTRY | _PRICING | _WAIVERS | _ROOM_HEADERS
+    from loaders.headers import header_key
+
+    k = _keys()
+    known = frozenset().union(*(k[n] for n in ("prices", "rate_plan", "hotel", "availability", "registry", "pricing",
+                                               "waivers", "room_headers")))
     scored = [(sum(1 for c in row if c and header_key(str(c)) in known), [str(c) for c in row]) for row in rows]
     return max(scored, key=lambda s: s[0], default=(0, []))[1]
