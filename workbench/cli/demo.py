@@ -19,7 +19,6 @@ import datetime as dt
 import io
 import shutil
 import warnings
-from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -52,7 +51,8 @@ SAMPLE_CONTENT = SAMPLES / "content.xlsx"
 #: the content sample's deliberate errors (data/samples/README.md) with the platform's lists and request to book on
 EXPECTED_CONTENT_ERRORS = {"floors_max", "name_all_caps", "coordinates_country", "tax_category_not_allowed",
                            "postcode_country", "phone_extension", "phone_format", "fee_condition_required",
-                           "tax_number_check_digits", "birth_date_required", "phrase_options_required"}
+                           "tax_number_check_digits", "birth_date_required", "phrase_options_required",
+                           "sunset_element"}  # attractions and transport: the platform refuses them since 2023
 #: one fix per deliberate problem: (sheet, the row's key {header: value}, header, new value)
 CONTENT_FIXES: list[tuple[str, dict[str, object], str, object]] = [
     ("Property", {"HotelCode": 1000004}, "TotalNumberOfFloors", 12),
@@ -355,7 +355,7 @@ def _content(out: Path, console: Console, wrote: Written) -> None:
     with run_sandbox(state, today=DEMO_AS_OF, rtb_enabled=True) as sb:
         console.print("a sandbox of the platform, its provider allowed request to book (content_api_rtb_enabled)")
         wrote(state, "the content sandbox's state")
-        settings = replace(sb.settings, content_api_rtb_enabled=True)
+        settings = sb.settings.with_(content_api_rtb_enabled=True)
         with console.status("Checking the content workbook (with the platform's currencies, countries, city tax "
                             "categories)…"):
             check = check_content(SAMPLE_CONTENT, settings=settings, today=DEMO_AS_OF,
@@ -393,7 +393,8 @@ def _content(out: Path, console: Console, wrote: Written) -> None:
 
 
 def _fixed_content(path: Path) -> Path:
-    """A copy of the content sample with each deliberate problem fixed (``CONTENT_FIXES``), as an analyst would."""
+    """A copy of the content sample with each deliberate problem fixed (``CONTENT_FIXES``), as an analyst would;
+    the rows the platform no longer takes (``Attractions``, ``Transport``) left out."""
     from openpyxl import load_workbook
 
     wb = load_workbook(SAMPLE_CONTENT)
@@ -408,6 +409,8 @@ def _fixed_content(path: Path) -> Path:
             headers[header] = ws.max_column + 1
             ws.cell(1, headers[header]).value = header
         ws.cell(rows[0], headers[header]).value = value
+    for gone in ("Attractions", "Transport"):  # sunset on 2023-06-30: the rows are left out (the header stays)
+        wb[gone].delete_rows(2, wb[gone].max_row)
     ws = wb["Phrases"]  # Renovation needs both dates: the second option on a row of its own
     headers = {c.value: c.column for c in ws[1]}
     row = ws.max_row + 1
