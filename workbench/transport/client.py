@@ -1,4 +1,5 @@
-"""The platform client: HTTPS (TLS 1.2+), Basic auth (any ``httpx.Auth`` can replace it),
+"""The platform client: HTTPS (TLS 1.2+), token auth (Basic for the spec's scheme; any ``httpx.Auth``
+can replace them: :func:`auth_for`),
 the right host and headers per operation, optional gzip, a sliding-window limiter, retries
 with backoff for 429/5xx/connection failures (never for data errors), bounded concurrency,
 and every answer's ruid kept with its :class:`Result`.
@@ -18,19 +19,26 @@ import random
 import ssl
 import time
 from collections.abc import Awaitable, Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 import httpx
 
 from workbench.config import Settings
-from workbench.ota.response import OTAResponse, ResponseParseError, extract_ruid, parse_response
+from workbench.ota.response import Notice, OTAResponse, ResponseParseError, extract_ruid, parse_response
 from workbench.transport.backoff import RetryPolicy, parse_retry_after
-from workbench.transport.errors import ConfigurationError
+from workbench.transport.errors import ConfigurationError, TokenRefused, TokenUnavailable
 from workbench.transport.limiter import SlidingWindowLimiter
 from workbench.transport.operations import PCI, SPEC_LIMITS, Operation, operation, parse_limits
+from workbench.transport.platform_date import (
+    basic_refused,
+    check_accept_version,
+    header_notices,
+    sunset_refusal,
+)
 from workbench.transport.result import Attempt, Outcome, Result
+from workbench.transport.token_auth import TokenAuth, TokenSource
 
 USER_AGENT = "connectivity-workbench/0.1"
 #: Answers that mean the platform did not process the call: always safe to resend.
@@ -70,8 +78,20 @@ def ssl_context(ca_bundle: str | Path | None) -> ssl.SSLContext:
 def basic_auth(settings: Settings) -> httpx.Auth:
     """The machine account as HTTP Basic credentials (spec: Authentication 1)."""
     if not settings.username or not settings.password:
-        raise ConfigurationError("set WORKBENCH_USERNAME and WORKBENCH_PASSWORD (the machine account)")
+        raise ConfigurationError("set WORKBENCH_USERNAME and WORKBENCH_PASSWORD (the machine account), or use token "
+                                 "authentication (WORKBENCH_AUTH=token: docs/live-platform.md)")
     return httpx.BasicAuth(settings.username, settings.password.reveal())
+
+
+def auth_for(settings: Settings, *, verify: ssl.SSLContext | bool = True,
+             transport: httpx.AsyncBaseTransport | None = None) -> httpx.Auth:
+    """The scheme the settings choose (:attr:`~workbench.config.Connection.scheme`): the account's shared token
+    (its exchange over the same TLS context and transport as the calls), or Basic credentials."""
+    connection = settings.connection
+    if connection.scheme == "basic":
+        return basic_auth(settings)
+    return TokenAuth(TokenSource(connection, verify=verify, transport=transport,
+                                 timeout=settings.limits.timeout_seconds, headers={"User-Agent": USER_AGENT}))
 
 
 def limiter_for(settings: Settings) -> SlidingWindowLimiter:
@@ -105,10 +125,12 @@ class PlatformClient:
         self._latency: float | None = None  # moving average of call durations, seconds
         limits = httpx.Limits(max_connections=self.max_in_flight, max_keepalive_connections=self.max_in_flight)
         timeout = httpx.Timeout(settings.timeout_seconds, connect=min(10.0, settings.timeout_seconds))
+        check_accept_version(settings.connection.accept_version)
+        verify = ssl_context(settings.ca_bundle) if transport is None else True
+        self._basic = auth is None and settings.connection.scheme == "basic"  # a 401 then says how to switch
         self._http = httpx.AsyncClient(
-            auth=auth or basic_auth(settings), transport=transport, limits=limits, timeout=timeout,
-            verify=ssl_context(settings.ca_bundle) if transport is None else True,
-            headers={"User-Agent": USER_AGENT}, follow_redirects=False)
+            auth=auth or auth_for(settings, verify=verify, transport=transport), transport=transport, limits=limits,
+            timeout=timeout, verify=verify, headers={"User-Agent": USER_AGENT}, follow_redirects=False)
 
     @staticmethod
     def _base(url: str, setting: str) -> str:
@@ -172,7 +194,7 @@ class PlatformClient:
                 raise
             else:
                 self._leave(ticket, time.perf_counter() - t0)
-                verdict = self._answer(response, idempotent, op)
+                verdict = self._dated(self._answer(response, idempotent, op), response, op)
                 history.append(Attempt(number, response.status_code, verdict.ruid, verdict.error,
                                        time.perf_counter() - t0, waited))
                 retry_after = parse_retry_after(response.headers.get("retry-after"))
@@ -252,6 +274,21 @@ class PlatformClient:
         return _Verdict(Outcome.REJECTED, status, parsed, ruid, body, f"HTTP {status}: {text}",
                         fatal=status in FATAL_STATUS)
 
+    def _dated(self, verdict: _Verdict, response: httpx.Response, op: Operation) -> _Verdict:
+        """The platform's calendar in the answer (:mod:`workbench.transport.platform_date`): a deprecation
+        header becomes a warning; a sunset's 400 says what to use instead and stops the run; a 401 to Basic
+        credentials says how to switch."""
+        status, said = response.status_code, verdict.error or f"HTTP {response.status_code}"
+        version = self.headers(op).get("Accept-Version", "")
+        sunset = sunset_refusal(op.name, status, said, response.headers, version=version,
+                                provider_type=self.settings.connection.provider_type)
+        if sunset:
+            return replace(verdict, error=sunset, fatal=True, deprecations=header_notices(response.headers))
+        if status == 401 and self._basic:
+            return replace(verdict, error=basic_refused(said), deprecations=header_notices(response.headers))
+        notices = header_notices(response.headers)
+        return replace(verdict, deprecations=notices) if notices else verdict
+
     @staticmethod
     def _transport_error(exc: httpx.TransportError, idempotent: bool) -> _Verdict:
         text = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
@@ -272,17 +309,25 @@ class PlatformClient:
         called with each :class:`Result` as it arrives. Returns the results in input order.
 
         With ``stop_on_fatal`` a settings problem (401, wrong host, TLS...) stops taking new items;
-        the ones not sent get no result.
+        the ones not sent get no result. No token to be had (:class:`TokenUnavailable`, :class:`TokenRefused`)
+        stops it too: the calls in flight finish and are delivered, then the error is raised.
         """
         source = iter(enumerate(items))
         results: dict[int, Result] = {}
         stop = asyncio.Event()
         deliver = asyncio.Lock()
+        no_token: list[Exception] = []
 
         async def worker() -> None:
             for index, raw in source:
                 item = raw if isinstance(raw, SendItem) else SendItem(*raw)
-                result = await self.send(item.operation, item.body, context=item.context, idempotent=item.idempotent)
+                try:
+                    result = await self.send(item.operation, item.body, context=item.context,
+                                             idempotent=item.idempotent)
+                except (TokenUnavailable, TokenRefused) as exc:  # nothing of this item was sent
+                    no_token.append(exc)
+                    stop.set()
+                    return
                 results[index] = result
                 if on_result is not None:
                     async with deliver:
@@ -300,6 +345,8 @@ class PlatformClient:
         finally:
             for w in workers:
                 w.cancel()
+        if no_token:
+            raise no_token[0]
         return [results[i] for i in sorted(results)]
 
 
@@ -314,13 +361,14 @@ class _Verdict:
     retry: bool = False
     maybe_applied: bool = False
     fatal: bool = False
+    deprecations: tuple[Notice, ...] = ()
 
     def result(self, op: Operation, context: Any, history: tuple[Attempt, ...], seconds: float) -> Result:
         return Result(op.name, self.outcome, self.status, self.response, self.ruid, len(history), history, context,
-                      self.body, self.error, self.maybe_applied, self.fatal, seconds)
+                      self.body, self.error, self.maybe_applied, self.fatal, seconds, deprecations=self.deprecations)
 
 
-__all__ = ["OnResult", "PlatformClient", "SendItem", "basic_auth", "limiter_for", "ssl_context"]
+__all__ = ["OnResult", "PlatformClient", "SendItem", "auth_for", "basic_auth", "limiter_for", "ssl_context"]
 
 
 def _start(body: bytes, limit: int = 200) -> str:

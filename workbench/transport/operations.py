@@ -14,6 +14,8 @@ PCI = "pci"
 ALL = "all"
 XML = "application/xml"
 FORM = "application/x-www-form-urlencoded"  # the spec's Content-Type for B.XML endpoints
+#: the only ``Accept-Version`` of the rate updates the platform still takes (1.0 was sunset in 2024)
+CURRENT_VERSION = "1.1"
 
 
 @dataclass(frozen=True)

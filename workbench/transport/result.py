@@ -45,6 +45,7 @@ class Result:
     fatal: bool = False  # a settings problem (auth, host, content type, TLS): every request would fail
     seconds: float = 0.0
     extra: dict[str, Any] = field(default_factory=dict)
+    deprecations: tuple[Notice, ...] = ()  # what the answer's headers announce (code DEPRECATED)
 
     @property
     def ok(self) -> bool:
@@ -56,7 +57,8 @@ class Result:
 
     @property
     def warnings(self) -> tuple[Notice, ...]:
-        return self.response.warnings if self.response else ()
+        """The answer's warnings, then the deprecation its headers announce."""
+        return (*(self.response.warnings if self.response else ()), *self.deprecations)
 
     @property
     def ruids(self) -> tuple[str, ...]:
