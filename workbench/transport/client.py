@@ -310,7 +310,8 @@ class PlatformClient:
 
         With ``stop_on_fatal`` a settings problem (401, wrong host, TLS...) stops taking new items;
         the ones not sent get no result. No token to be had (:class:`TokenUnavailable`, :class:`TokenRefused`)
-        stops it too: the calls in flight finish and are delivered, then the error is raised.
+        stops it too: the item that met it gets a ``failed`` result with no attempt (it was not sent), the
+        calls in flight finish and are delivered, then the error is raised.
         """
         source = iter(enumerate(items))
         results: dict[int, Result] = {}
@@ -324,10 +325,11 @@ class PlatformClient:
                 try:
                     result = await self.send(item.operation, item.body, context=item.context,
                                              idempotent=item.idempotent)
-                except (TokenUnavailable, TokenRefused) as exc:  # nothing of this item was sent
+                except (TokenUnavailable, TokenRefused) as exc:  # nothing of this item was sent: said so
                     no_token.append(exc)
                     stop.set()
-                    return
+                    result = Result(operation(item.operation).name, Outcome.FAILED, None, None, None, 0, (),
+                                    item.context, error=str(exc), fatal=True)
                 results[index] = result
                 if on_result is not None:
                     async with deliver:

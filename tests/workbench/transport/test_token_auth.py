@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 from workbench.config import Secret, Settings
 from workbench.transport import (
     ConfigurationError,
+    Outcome,
     PlatformClient,
     SendItem,
     TokenAuth,
@@ -239,7 +240,7 @@ def test_an_exchange_that_never_left_the_machine_does_not_count(tmp_path: Path) 
     assert cache.read().exchanges == []
 
 
-def test_no_token_stops_a_run_after_the_calls_in_flight_are_delivered(tmp_path: Path) -> None:
+def test_no_token_stops_a_run_and_the_items_taken_are_reported_not_sent(tmp_path: Path) -> None:
     clock = Clock()
     platform = Platform(clock)
     s = settings(tmp_path, max_in_flight=4)
@@ -247,14 +248,18 @@ def test_no_token_stops_a_run_after_the_calls_in_flight_are_delivered(tmp_path: 
     src.cache.write(CacheState(None, [T0 - 10 - i for i in range(BUDGET)]))  # the budget is spent
     client = PlatformClient(s, auth=TokenAuth(src), transport=httpx.MockTransport(platform))
     delivered: list[object] = []
+    results: list = []
 
     async def main():
         async with client:
             return await client.send_many([SendItem("OTA_HotelRateAmountNotif", b"<x/>", i) for i in range(10)],
-                                          on_result=lambda r: delivered.append(r.context))
+                                          on_result=lambda r: (delivered.append(r.context), results.append(r)))
     with pytest.raises(TokenBudgetExhausted, match=r"next is allowed at \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC"):
         asyncio.run(main())
-    assert delivered == [] and platform.calls == [] and platform.exchanges == []
+    assert platform.calls == [] and platform.exchanges == []
+    assert 1 <= len(delivered) <= 4  # the items taken: each told it was not sent; the rest never taken
+    assert all(r.outcome is Outcome.FAILED and r.attempts == 0 and r.status is None and "no token" in (r.error or "")
+               for r in results)
 
 
 @pytest.mark.parametrize(("changes", "needle"), [
