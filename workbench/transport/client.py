@@ -285,7 +285,9 @@ class PlatformClient:
         if sunset:
             return replace(verdict, error=sunset, fatal=True, deprecations=header_notices(response.headers))
         if status == 401 and self._basic:
-            return replace(verdict, error=basic_refused(said), deprecations=header_notices(response.headers))
+            error, scheme_gone = basic_refused(said)
+            return replace(verdict, error=error, fatal=True, deprecations=header_notices(response.headers),
+                           stop=ConfigurationError(error) if scheme_gone else None)
         notices = header_notices(response.headers)
         return replace(verdict, deprecations=notices) if notices else verdict
 
@@ -311,7 +313,8 @@ class PlatformClient:
         With ``stop_on_fatal`` a settings problem (401, wrong host, TLS...) stops taking new items;
         the ones not sent get no result. No token to be had (:class:`TokenUnavailable`, :class:`TokenRefused`)
         stops it too: the item that met it gets a ``failed`` result with no attempt (it was not sent), the
-        calls in flight finish and are delivered, then the error is raised.
+        calls in flight finish and are delivered, then the error is raised; so does the platform refusing
+        Basic authentication as sunset (a :class:`ConfigurationError` saying how to switch).
         """
         source = iter(enumerate(items))
         results: dict[int, Result] = {}
@@ -330,6 +333,8 @@ class PlatformClient:
                     stop.set()
                     result = Result(operation(item.operation).name, Outcome.FAILED, None, None, None, 0, (),
                                     item.context, error=str(exc), fatal=True)
+                if result.extra.get("stop") is not None:  # e.g. the platform refusing Basic authentication
+                    no_token.append(result.extra["stop"])
                 results[index] = result
                 if on_result is not None:
                     async with deliver:
@@ -364,10 +369,12 @@ class _Verdict:
     maybe_applied: bool = False
     fatal: bool = False
     deprecations: tuple[Notice, ...] = ()
+    stop: Exception | None = None  # a settings problem to raise once the run's calls in flight are in
 
     def result(self, op: Operation, context: Any, history: tuple[Attempt, ...], seconds: float) -> Result:
         return Result(op.name, self.outcome, self.status, self.response, self.ruid, len(history), history, context,
-                      self.body, self.error, self.maybe_applied, self.fatal, seconds, deprecations=self.deprecations)
+                      self.body, self.error, self.maybe_applied, self.fatal, seconds, deprecations=self.deprecations,
+                      extra={"stop": self.stop} if self.stop is not None else {})
 
 
 __all__ = ["OnResult", "PlatformClient", "SendItem", "auth_for", "basic_auth", "limiter_for", "ssl_context"]

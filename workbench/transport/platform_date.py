@@ -81,12 +81,18 @@ def sunset_refusal(operation: str, status: int, said: str, headers: Mapping[str,
            f"the platform answered {said or 'HTTP 400'})"
 
 
-def basic_refused(said: str, today: dt.date | None = None) -> str:
-    """The error of a 401 to Basic credentials: how to switch once the scheme is gone, else what to check."""
-    if BASIC_AUTH_SUNSET.gone(None, today or cet_today()) or "sunset" in said.lower():
-        return (f"{said or 'HTTP 401'}: the platform no longer takes Basic authentication (sunset on "
-                f"{BASIC_AUTH_SUNSET.sunset:%Y-%m-%d}); switch to {BASIC_AUTH_SUNSET.replacement}")
-    return f"{said or 'HTTP 401'}: check WORKBENCH_USERNAME and WORKBENCH_PASSWORD (the machine account)"
+def basic_refused(said: str, today: dt.date | None = None) -> tuple[str, bool]:
+    """The error of a 401 to Basic credentials, and whether it is the scheme itself the platform refuses (the
+    answer says it is sunset: no call can succeed, so the run stops and says how to switch)."""
+    said = said or "HTTP 401"
+    switch = f"switch to {BASIC_AUTH_SUNSET.replacement}"
+    if "sunset" in said.lower():
+        return (f"the platform no longer takes Basic authentication (sunset on {BASIC_AUTH_SUNSET.sunset:%Y-%m-%d}): "
+                f"{switch}"), True
+    if BASIC_AUTH_SUNSET.gone(None, today or cet_today()):
+        return (f"{said}: check WORKBENCH_USERNAME and WORKBENCH_PASSWORD, or, as the platform sunset Basic "
+                f"authentication on {BASIC_AUTH_SUNSET.sunset:%Y-%m-%d}, {switch}"), False
+    return f"{said}: check WORKBENCH_USERNAME and WORKBENCH_PASSWORD (the machine account)", False
 
 
 def _all(headers: Mapping[str, str], name: str) -> list[str]:

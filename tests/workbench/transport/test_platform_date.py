@@ -109,10 +109,14 @@ def test_a_sunset_400_is_recognised(op, status, said, provider, version, today, 
 
 
 def test_basic_refused_says_how_to_switch_once_the_scheme_is_gone() -> None:
-    gone = basic_refused("HTTP 401: no", dt.date(2026, 1, 1))
-    assert "no longer takes Basic authentication (sunset on 2025-12-31)" in gone
+    gone, stop = basic_refused("HTTP 401: Basic authentication is sunset", dt.date(2026, 1, 1))
+    assert stop and gone.startswith("the platform no longer takes Basic authentication (sunset on 2025-12-31): "
+                                    "switch to token-based authentication")
     assert "WORKBENCH_AUTH=token" in gone and "WORKBENCH_CLIENT_ID" in gone and "docs/live-platform.md" in gone
-    assert "WORKBENCH_USERNAME" in basic_refused("HTTP 401: no", dt.date(2025, 12, 31))
+    wrong, stop = basic_refused("HTTP 401: Invalid username or password", dt.date(2026, 1, 1))
+    assert not stop and "check WORKBENCH_USERNAME and WORKBENCH_PASSWORD, or" in wrong and "WORKBENCH_AUTH" in wrong
+    before, stop = basic_refused("HTTP 401: no", dt.date(2025, 12, 31))
+    assert not stop and "WORKBENCH_USERNAME" in before and "WORKBENCH_AUTH" not in before
 
 
 def answering(status: int, inner: str, headers: dict[str, str] | None = None):
@@ -153,8 +157,18 @@ def test_a_sunset_400_is_reported_as_sunset_and_not_retried() -> None:
         "the Home provider type")
 
 
-def test_a_401_to_basic_says_how_to_switch() -> None:
-    handler, _ = answering(401, '<Errors><Error ShortText="Basic authentication is sunset"/></Errors>')
+def test_a_401_to_basic_says_how_to_switch_and_a_run_stops_with_it() -> None:
+    handler, calls = answering(401, '<Errors><Error ShortText="Basic authentication is sunset"/></Errors>')
     result = send(BASIC, handler, "OTA_HotelRateAmountNotif")
     assert result.fatal and "switch to token-based authentication" in (result.error or "")
     assert "s3cret" not in (result.error or "") + result.summary()
+    client = PlatformClient(BASIC.with_(max_in_flight=2), transport=httpx.MockTransport(handler))
+    delivered: list[object] = []
+
+    async def main():
+        async with client:
+            await client.send_many([("OTA_HotelRateAmountNotif", b"<x/>", i) for i in range(20)],
+                                   on_result=lambda r: delivered.append(r.context))
+    with pytest.raises(ConfigurationError, match="^the platform no longer takes Basic authentication"):
+        asyncio.run(main())
+    assert 1 <= len(delivered) <= 2 and len(calls) == 1 + len(delivered)
