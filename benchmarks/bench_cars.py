@@ -31,7 +31,7 @@ import httpx
 
 from workbench.cars import CarSearch, CarSearchClient, SearchParams
 from workbench.config import Secret, Settings
-from workbench.sandbox.demand import DemandSandboxConfig, create_demand_app
+from workbench.sandbox.cars import DemandSandboxConfig, create_demand_app
 from workbench.serving import bind, ensure_test_ca, serve_forever
 
 KEY, AID = "bench-key-0123456789abcdefghij", "7777777"

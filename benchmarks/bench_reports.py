@@ -39,7 +39,7 @@ from _rates_data import AS_OF, cached_rates_xlsx  # noqa: E402
 from loaders import read_rates  # noqa: E402
 from workbench.reports.push import REQUEST_COLUMNS, write_push_report  # noqa: E402
 from workbench.sandbox import run_sandbox  # noqa: E402
-from workbench.sandbox.seed import Property, Registry, Room, RoomRate  # noqa: E402
+from workbench.sandbox.platform.seed import Property, Registry, Room, RoomRate  # noqa: E402
 from workbench.transport.backoff import RetryPolicy  # noqa: E402
 from workbench.writers.push import PushResult, send_rates  # noqa: E402
 

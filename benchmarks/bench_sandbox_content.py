@@ -53,10 +53,10 @@ def main() -> None:
 
     from lxml import etree
 
-    from workbench.sandbox import country_facts
-    from workbench.sandbox.app import SandboxConfig
-    from workbench.sandbox.city_tax import CITY_TAX_CATEGORIES
-    from workbench.sandbox.content_rules import check_content, path_all
+    from workbench.sandbox import SandboxConfig
+    from workbench.sandbox.platform import country_facts
+    from workbench.sandbox.platform.city_tax import CITY_TAX_CATEGORIES
+    from workbench.sandbox.platform.content_rules import check_content, path_all
     from workbench.sandbox.testing import InProcess, message, rate_request
 
     b = bodies()

@@ -93,7 +93,7 @@ _EXPORTS = {
     "affiliate_links": "workbench.cars",
     # local stand-ins and serving, for notebooks and tests
     "run_sandbox": "workbench.sandbox",
-    "run_demand_sandbox": "workbench.sandbox.demand",
+    "run_demand_sandbox": "workbench.sandbox.cars",
     "CnsClient": "workbench.sandbox.cns",
     "CnsConfig": "workbench.sandbox.cns",
     "notification": "workbench.sandbox.cns",
@@ -164,8 +164,8 @@ if TYPE_CHECKING:  # for type checkers and editors; at run time names load lazil
     from workbench.reports.health import write_health_report, write_letters
     from workbench.reports.plan import write_plan_report
     from workbench.sandbox import run_sandbox
+    from workbench.sandbox.cars import run_demand_sandbox
     from workbench.sandbox.cns import CnsClient, CnsConfig, notification
-    from workbench.sandbox.demand import run_demand_sandbox
     from workbench.serving import ensure_test_ca, serve_in_thread
     from workbench.writers.plan import RatesPlan
     from workbench.writers.push import PushResult

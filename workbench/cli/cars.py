@@ -235,7 +235,7 @@ def sandbox_serve(
     """Serve the car-search sandbox over HTTPS on loopback and write <state-dir>/demand.env."""
     import socket
 
-    from workbench.sandbox.demand import create_demand_app, sandbox_config, write_env
+    from workbench.sandbox.cars import create_demand_app, sandbox_config, write_env
     from workbench.serving import bind, ensure_test_ca, serve_forever
 
     if pagination not in ("token", "offset"):

@@ -380,6 +380,7 @@ def _content(out: Path, console: Console, wrote: Written) -> None:
             warnings.simplefilter("ignore")  # the sunset notice: printed once below
             result = push_content(check, settings, journal=journal, fill=True, today=DEMO_AS_OF)
         wrote(journal, "the content journal: custom ID -> HotelCode, the content the platform accepted")
+        wrote(Path(str(journal) + ".lock"), "the content journal's lock: one push on the journal at a time")
         console.print(result.summary())
         created = result.created
         if not result.ok or len(created) != int(check.properties["new"].sum()):

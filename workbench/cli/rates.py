@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.markup import escape
@@ -236,7 +236,7 @@ class PushReports:
     def __init__(self, paths: list[Path] | None) -> None:
         self.paths = list(paths or [])
 
-    def write(self, result: object) -> None:
+    def write(self, result: Any) -> None:
         from workbench.reports.push import write_push_report
 
         for path in self.paths:

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Annotated, NoReturn
 import typer
 
 if TYPE_CHECKING:
-    from workbench.sandbox.seed import Registry
+    from workbench.sandbox.platform.seed import Registry
 
 sandbox_app = typer.Typer(help="Run a local stand-in of the platform (HTTPS on 127.0.0.1).", no_args_is_help=True)
 
@@ -30,7 +30,7 @@ def _registry(paths: list[Path]) -> Registry:
     missing fact the sandbox needs is named at once."""
     from loaders import LoadError, read_registry
     from workbench.cli.console import text
-    from workbench.sandbox.seed import PRICING_MODELS, Property, Registry, Room, RoomRate
+    from workbench.sandbox.platform.seed import PRICING_MODELS, Property, Registry, Room, RoomRate
 
     try:
         reg = read_registry(paths)
@@ -122,11 +122,11 @@ def serve(
     import tempfile
 
     from workbench.cli.console import console
-    from workbench.sandbox.app import SandboxConfig
-    from workbench.sandbox.faults import FaultSpec
-    from workbench.sandbox.limits import parse_limits
-    from workbench.sandbox.server import RunningSandbox
-    from workbench.sandbox.server import serve as serve_sandbox
+    from workbench.sandbox.platform.config import SandboxConfig
+    from workbench.sandbox.platform.faults import FaultSpec
+    from workbench.sandbox.platform.limits import parse_limits
+    from workbench.sandbox.platform.server import RunningSandbox
+    from workbench.sandbox.platform.server import serve as serve_sandbox
 
     try:
         pinned = dt.date.fromisoformat(today) if today else None

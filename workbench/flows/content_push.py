@@ -26,28 +26,30 @@ from typing import ClassVar, Protocol
 import pandas as pd
 
 from workbench.config import Settings
-from workbench.display import OUTCOME_TONES, Summary, Table
+from workbench.display import Summary, Table
 from workbench.errors import BlockedByErrors
 from workbench.flows.rooms import DeprecatedOperationWarning
-from workbench.ota.content_notif import PARTS
-from workbench.platform.rooms import open_client
+from workbench.ota.content_notif import PARTS, canonical_rows
 from workbench.transport.operations import deprecation_notice
-from workbench.writers.content_plan import ContentPlan, plan_content
+from workbench.writers import driver
+from workbench.writers.content_plan import ContentPlan, ContentRequest, plan_content
 from workbench.writers.content_push import (
+    CONTENT,
     OPERATION,
     RESULT_COLUMNS,
     BuildHotelResend,
+    ContentKind,
+    planned_content,
     results_frame,
-    send_content,
 )
+from workbench.writers.folder import Folder, write_requests
 from workbench.writers.journal import DEFAULT_JOURNAL, Journal
+from workbench.writers.outcome import NOT_SENT_ERRORS, KindInfo, PushOutcome, notice_message
 
 PathLike = str | Path
 SHOWN = 10  # properties a summary lists
 NOT_SENT = "not sent"
 CREATED_COLUMNS = ["custom_id", "hotel_code", "ruid"]
-#: what the push report calls the columns it shares with rates (property, type, parts, rows)
-REPORT_LABELS = {"hotel": "Property", "month": "Type", "messages": "Parts", "cells": "Rows"}
 
 
 class ContentCheckLike(Protocol):
@@ -72,41 +74,47 @@ def _journal(path: PathLike | Journal | None, *, create: bool) -> tuple[Journal 
 
 def preview_content(check: ContentCheckLike, settings: Settings | None = None, *,
                     journal: PathLike | Journal | None = DEFAULT_JOURNAL, replace: bool = False,
-                    timestamp: dt.datetime | None = None) -> ContentPlan:
+                    timestamp: dt.datetime | None = None, full: bool = False) -> ContentPlan:
     """The dry run: the request of each property, and per property which parts change (``plan.parts``:
     before -> after, against the content the journal says the platform (``settings.base_url``) accepted)."""
     j, own = _journal(journal, create=False)
     try:
-        return plan_content(check.parts, journal=j, target=settings.base_url if settings else "", replace=replace,
-                            timestamp=timestamp)
+        return plan_content(check.parts, journal=j, target=(settings.base_url if settings else "").rstrip("/"),
+                            replace=replace, timestamp=timestamp, full=full)
     finally:
         if own and j is not None:
             j.close()
 
 
-def write_content_dry_run(plan: ContentPlan, directory: PathLike) -> pd.DataFrame:
+def write_content_dry_run(plan: ContentPlan, directory: PathLike, part_rows: pd.DataFrame | None = None
+                          ) -> pd.DataFrame:
     """Each request (``NNN-<property>-<new|overlay>.xml``), ``manifest.csv``, ``parts.csv`` (before -> after)
-    and ``issues.csv`` (what holds a property back) into ``directory``; returns the manifest."""
-    out = Path(directory)
-    out.mkdir(parents=True, exist_ok=True)
-    for old in out.glob("*.xml"):
-        old.unlink()
+    and ``issues.csv`` (what holds a property back) into ``directory`` (the folder every kind writes:
+    :mod:`workbench.writers.folder`); returns the manifest."""
     names = []
     for n, req in enumerate(plan.requests, start=1):
         safe = "".join(c if c.isalnum() or c in "-_" else "_" for c in req.key)
-        name = f"{n:03d}-{safe}-{req.notif_type.lower()}.xml"
-        (out / name).write_bytes(req.body)
-        names.append(name)
-    manifest = plan.manifest()
-    manifest.insert(0, "file", names)
-    manifest.to_csv(out / "manifest.csv", index=False)
-    plan.parts.to_csv(out / "parts.csv", index=False)
-    plan.issues.to_csv(out / "issues.csv", index=False)
-    return manifest
+        names.append(f"{n:03d}-{safe}-{req.notif_type.lower()}.xml")
+    return write_requests(directory, planned_content(plan.requests, part_rows), names, plan.manifest(),
+                          {"parts.csv": plan.parts, "issues.csv": plan.issues})
+
+
+def folder_requests(folder: Folder) -> list[ContentRequest]:
+    """The requests of a content dry-run folder, their content read back from the requests themselves."""
+    out = []
+    for row, body in zip(folder.manifest.to_dict("records"), folder.bodies, strict=True):
+        hotel = str(row.get("hotel_code") or "").strip()
+        out.append(ContentRequest(str(row["property"]), int(float(hotel)) if hotel else None,
+                                  str(row.get("custom_id") or "") or None, str(row["notif_type"]), body,
+                                  canonical_rows(body), str(row.get("source") or "") or None,
+                                  str(row.get("sheet") or "") or None,
+                                  int(float(row["row"])) if str(row.get("row") or "").strip() else None,
+                                  str(row.get("note") or "")))
+    return out
 
 
 @dataclass(repr=False)
-class ContentPushResult:
+class ContentPushResult(PushOutcome):
     """A content push: one row per property in ``results`` (outcome, HotelCode, message, ruids, the Property
     row it came from), ``created`` (custom ID -> HotelCode), and the ``plan`` it followed."""
 
@@ -119,8 +127,9 @@ class ContentPushResult:
     filled: list[Path] = field(default_factory=list)
     dry_run: Path | None = None
     part_rows: pd.DataFrame = field(default_factory=pd.DataFrame)  # source, sheet, row, property of every row
+    run_id: int | None = None
     title: ClassVar[str] = "Content push"
-    report_labels: ClassVar[dict[str, str]] = REPORT_LABELS
+    kind: ClassVar[KindInfo] = CONTENT
 
     @property
     def ok(self) -> bool:
@@ -133,60 +142,59 @@ class ContentPushResult:
                     f"{len(self.plan.held)} propert{'y' if len(self.plan.held) == 1 else 'ies'} held back")
         counts = self.results["outcome"].value_counts().to_dict()
         text = ", ".join(f"{n} {k}" for k, n in counts.items()) or "nothing to send"
+        same = f"; {len(self.plan.unchanged)} unchanged (not sent)" if self.plan.unchanged else ""
         return f"{len(self.results)} propert{'y' if len(self.results) == 1 else 'ies'}: {text}; " \
-               f"{len(self.created)} created"
+               f"{len(self.created)} created{same}"
 
     def __repr__(self) -> str:
         return f"<ContentPushResult: {self.summary()}>"
 
-    def _repr_html_(self) -> str:
-        counts = self.results["outcome"].value_counts().to_dict()
-        bad = len(self.results) - counts.get("success", 0)
-        facts = [(f"{n:,}", str(k)) for k, n in counts.items()] + [(f"{len(self.created):,}", "created")]
-        order = (self.results["outcome"] == "success").to_numpy().argsort(kind="stable")
-        shown = self.results.iloc[order].head(SHOWN)
-        cols = ["property", "hotel_code", "notif_type", "outcome", "attempts", "message", "ruids", "sheet", "row"]
-        note = f"{len(shown)} of {len(self.results):,} shown; all of them: `.results`" if len(shown) < len(
-            self.results) else ""
-        tables = [Table("Properties", shown[cols], note=note, wide=("message",), tone_column="outcome",
-                        tones=OUTCOME_TONES)] if len(shown) else []
-        changed = self.plan.parts[self.plan.parts["change"] != "unchanged"]
-        if len(changed):
-            tables.append(Table("Parts that change (before -> after)", changed.head(SHOWN)[
-                ["property", "part", "change", "before", "after"]], wide=("before", "after"),
-                note="all of them: `.plan.parts`" if len(changed) > SHOWN else ""))
-        if self.notice:
-            tables.insert(0, Table(self.notice, pd.DataFrame()))
-        verdict = (self.summary() if self.dry_run is not None else "nothing to send" if self.results.empty else
-                   "every property applied" if bad == 0 else f"{bad:,} propert{'y' if bad == 1 else 'ies'} not applied")
-        return Summary(self.title, verdict, "ok" if bad == 0 else "error", facts, tables).html()
-
-    # --- what the push report shows (workbench.reports.push) ------------------------------------------
-
-    @property
     def headline(self) -> str:
         return f"{self.summary()} (OTA_HotelDescriptiveContentNotif, one request per property)"
 
+    def verdict(self) -> str:
+        return self.summary() if self.dry_run is not None else super().verdict()
+
+    def facts(self) -> list[tuple[str, str]]:
+        return [(f"{len(self.created):,}", "created"), (f"{len(self.plan.unchanged):,}", "unchanged, not sent")]
+
+    def notes(self) -> list[str]:
+        return [self.notice] if self.notice else []
+
+    def _repr_html_(self) -> str:
+        html = super()._repr_html_()
+        changed = self.plan.parts[self.plan.parts["change"] != "unchanged"]
+        if changed.empty:
+            return html
+        table = Table("Parts that change (before -> after)", changed.head(SHOWN)[
+            ["property", "part", "change", "before", "after"]], wide=("before", "after"),
+            note="all of them: `.plan.parts`" if len(changed) > SHOWN else "")
+        return html + Summary("", "", "info", [], [table]).html()
+
+    # --- the one outcome model (workbench.writers.outcome) ---------------------------------------------
+
     @property
     def requests(self) -> pd.DataFrame:
+        """One row per property: its own columns, then the outcome columns of every push."""
         r = self.results
         counts = self.part_rows.groupby("property").size() if len(self.part_rows) else pd.Series(dtype="int64")
         return pd.DataFrame({
-            "request_id": range(1, len(r) + 1), "hotel": r["property"], "month": r["notif_type"],
-            "messages": r["parts"].map(lambda p: len([x for x in str(p).split("; ") if x])),
-            "cells": r["property"].map(lambda p: int(counts.get(p, 0))), "outcome": r["outcome"],
+            "request_id": range(1, len(r) + 1), "property": r["property"], "hotel_code": r["hotel_code"],
+            "custom_id": r["custom_id"], "notif_type": r["notif_type"], "parts": r["parts"],
+            "rows": r["property"].map(lambda p: int(counts.get(p, 0))), "outcome": r["outcome"],
             "http_status": r["http_status"], "codes": "", "texts": r["message"].fillna("") + r["warnings"].map(
                 lambda w: f" (warnings: {w})" if isinstance(w, str) and w else ""),
             "ruid": r["ruids"], "attempts": r["attempts"], "error": "",
             "source_rows": [f"{s} {sh} row {rw}" if isinstance(sh, str) else "" for s, sh, rw in
-                            zip(r["source"], r["sheet"], r["row"], strict=True)]})
+                            zip(r["source"], r["sheet"], r["row"], strict=True)]},
+            columns=[*CONTENT.request_columns, "hotel_code", "custom_id"])
 
     @property
     def rows(self) -> pd.DataFrame:
         """Every spreadsheet row of each property with its property's outcome: the ones of a property
         not applied are errors, the Property row of one applied with warnings a warning."""
         if self.results.empty or self.part_rows.empty:
-            return pd.DataFrame(columns=_ROW_COLUMNS)
+            return pd.DataFrame(columns=CONTENT.row_columns)
         by = self.results.assign(request_id=range(1, len(self.results) + 1)).set_index("property")
         rows = self.part_rows[self.part_rows["property"].isin(by.index)]
         res = by.loc[rows["property"]].reset_index()
@@ -194,28 +202,26 @@ class ContentPushResult:
         warned = ok & res["warnings"].fillna("").astype(bool).to_numpy() & (rows["sheet"] == "Property").to_numpy()
         return pd.DataFrame({
             "source": rows["source"].to_numpy(), "sheet": rows["sheet"].to_numpy(), "row": rows["row"].to_numpy(),
-            "column": "", "request_id": res["request_id"].to_numpy(), "hotel": res["property"].to_numpy(),
-            "month": res["notif_type"].to_numpy(), "nights": pd.NA, "outcome": res["outcome"].to_numpy(),
+            "column": "", "request_id": res["request_id"].to_numpy(), "property": res["property"].to_numpy(),
+            "hotel_code": res["hotel_code"].to_numpy(), "notif_type": res["notif_type"].to_numpy(),
+            "outcome": res["outcome"].to_numpy(),
             "severity": ["ok" if o and not w else "warning" if o else "error" for o, w in zip(ok, warned, strict=True)],
             "codes": "", "message": [m if not o or w else "" for m, o, w in zip(
                 res["message"].fillna("") + res["warnings"].fillna("").map(lambda w: f" {w}" if w else ""), ok, warned,
                 strict=True)],
-            "ruid": res["ruids"].to_numpy()})
+            "ruid": res["ruids"].to_numpy()}, columns=CONTENT.row_columns)
 
     @property
     def not_sent(self) -> pd.DataFrame:
         """The rows of the properties held back (their Property row carries why)."""
         issues = self.plan.issues
         if issues.empty:
-            return pd.DataFrame(columns=_ROW_COLUMNS)
+            return pd.DataFrame(columns=CONTENT.row_columns)
         return pd.DataFrame({"source": issues["source"], "sheet": issues["sheet"], "row": issues["row"],
-                             "column": issues["column"], "request_id": pd.NA, "hotel": "", "month": "",
-                             "nights": pd.NA, "outcome": "not sent (errors)", "severity": "error",
-                             "codes": issues["rule"], "message": issues["message"], "ruid": ""})
-
-
-_ROW_COLUMNS = ["source", "sheet", "row", "column", "request_id", "hotel", "month", "nights", "outcome", "severity",
-                "codes", "message", "ruid"]
+                             "column": issues["column"], "request_id": pd.NA, "property": "", "hotel_code": pd.NA,
+                             "notif_type": "", "outcome": NOT_SENT_ERRORS, "severity": "error",
+                             "codes": issues["rule"], "message": issues["message"], "ruid": ""},
+                            columns=CONTENT.row_columns)
 
 
 def _part_rows(check: ContentCheckLike) -> pd.DataFrame:
@@ -228,9 +234,11 @@ def _part_rows(check: ContentCheckLike) -> pd.DataFrame:
 def push_content(check: ContentCheckLike, settings: Settings, *, replace: bool = False, fill: bool = False,
                  journal: PathLike | Journal = DEFAULT_JOURNAL, dry_run: PathLike | None = None,
                  today: dt.date | None = None, now: dt.datetime | None = None, client: object | None = None,
-                 sleep: Callable[[float], object] = time.sleep) -> ContentPushResult:
+                 sleep: Callable[[float], object] = time.sleep, full: bool = False, command: str = "",
+                 progress: bool = False, lock_wait: float = 0.0) -> ContentPushResult:
     """Send each property's content (see the module docstring); with ``dry_run`` write the requests into
-    that folder instead. ``fill`` writes the HotelCodes of new properties into the workbook(s).
+    that folder instead. ``fill`` writes the HotelCodes of new properties into the workbook(s); ``full``
+    sends the properties whose content the platform already accepted as it is too.
     Raises :class:`BlockedByErrors` when the check found errors, :class:`OperationSunset` from 2026-12-31 (CET)."""
     notice = deprecation_notice(OPERATION, settings.provider_type, today, now=now) if dry_run is None else None
     if notice:
@@ -239,34 +247,22 @@ def push_content(check: ContentCheckLike, settings: Settings, *, replace: bool =
     if len(errors):
         raise BlockedByErrors(f"{len(errors)} error(s) in the workbook block the push: fix them first "
                               "(`workbench validate content`)", errors)
-    j, own = _journal(journal, create=dry_run is None)
-    target = settings.base_url
-    try:
-        plan = plan_content(check.parts, journal=j, target=target, replace=replace)
-        if dry_run is not None:
-            write_content_dry_run(plan, dry_run)
-            return ContentPushResult(plan, results_frame([]), pd.DataFrame(columns=CREATED_COLUMNS),
-                                     list(check.files), target, None, dry_run=Path(dry_run),
-                                     part_rows=_part_rows(check))
-        resend = BuildHotelResend(settings.build_hotel_attempts, settings.build_hotel_backoff_seconds)
-        rows: list[dict[str, object]] = []
-        c, own_client = open_client(settings, client)
-        try:
-            stop: str | None = None
-            for req in plan.requests:
-                if stop is not None:
-                    rows.append({**_unsent(req), "message": f"not sent: {stop}"})
-                    continue
-                rows.append(send_content(c, req, resend=resend, journal=j, target=target, sleep=sleep))
-                if rows[-1]["outcome"] != "success" and _settings_problem(rows[-1]):
-                    stop = f"an earlier request failed in a way every request would ({rows[-1]['message']})"
-        finally:
-            if own_client:
-                c.close()
-    finally:
-        if own and j is not None:
-            j.close()
-    rows += _held_rows(plan)
+    part_rows = _part_rows(check)
+    target = (settings.base_url or "").rstrip("/")
+    if dry_run is not None:
+        plan = preview_content(check, settings, journal=journal, replace=replace, full=full)
+        write_content_dry_run(plan, dry_run, part_rows)
+        return ContentPushResult(plan, results_frame([]), pd.DataFrame(columns=CREATED_COLUMNS),
+                                 list(check.files), target, None, dry_run=Path(dry_run), part_rows=part_rows)
+    target = driver.target_of(settings)
+    path = journal.path if isinstance(journal, Journal) else Path(journal)
+    with Journal(path) as j:
+        plan = plan_content(check.parts, journal=j, target=target, replace=replace, full=full)
+    planned = planned_content(plan.requests, part_rows)
+    kind = ContentKind(BuildHotelResend(settings.build_hotel_attempts, settings.build_hotel_backoff_seconds))
+    sent = driver.send(kind, planned, settings, journal=path, command=command, progress=progress, client=client,
+                       sleep=sleep, lock_wait=lock_wait)
+    rows = _sent_rows(sent) + _held_rows(plan)
     results = results_frame(rows)
     created = results[(results["notif_type"] == "New") & (results["outcome"] == "success")
                       & results["custom_id"].notna()]
@@ -274,17 +270,38 @@ def push_content(check: ContentCheckLike, settings: Settings, *, replace: bool =
                             "ruid": created["ruids"].str.split("; ").str[-1]}, columns=CREATED_COLUMNS)
     created = pd.concat([created, _redirected(plan)], ignore_index=True) if len(_redirected(plan)) else created
     result = ContentPushResult(plan, results, created.reset_index(drop=True), list(check.files), target, notice,
-                               part_rows=_part_rows(check))
+                               part_rows=part_rows, run_id=sent.run_id)
     if fill and len(result.created):
         result.filled = fill_hotel_codes(check, result.created)
     return result
 
 
-def _unsent(req) -> dict[str, object]:  # noqa: ANN001 - a ContentRequest
-    return {"property": req.key, "hotel_code": req.hotel_code, "custom_id": req.custom_id,
-            "notif_type": req.notif_type, "parts": "; ".join(req.parts), "outcome": "failed", "attempts": 0,
-            "warnings": "", "ruid": None, "ruids": "", "http_status": None, "source": req.source, "sheet": req.sheet,
-            "row": req.row}
+def _sent_rows(sent: driver.Sent) -> list[dict[str, object]]:
+    """A results row per property the driver sent (or held back), in the order planned."""
+    frame = driver.requests_frame(sent).set_index("request_id")
+    fatal = next((r.error or r.summary() for r in sent.results.values() if r.fatal), None)
+    out: list[dict[str, object]] = []
+    for rid, p in sent.planned.items():
+        r, req = frame.loc[rid], p.source
+        outcome = str(r["outcome"])
+        made = r["made"] if isinstance(r["made"], str) else None
+        errors = "; ".join(notice_message(n) for n in r["errors"] if n)
+        message = next((m for m in (r["note"], errors, r["error"]) if isinstance(m, str) and m), "")
+        if outcome == "not sent" and fatal:
+            outcome, message = "failed", f"not sent: an earlier request failed in a way every request would ({fatal})"
+        out.append({"property": req.key, "hotel_code": int(made) if made else req.hotel_code,
+                    "custom_id": req.custom_id, "notif_type": req.notif_type, "parts": "; ".join(req.parts),
+                    "outcome": outcome, "attempts": r["attempts"], "message": message,
+                    "warnings": "; ".join(notice_message(n) for n in r["warnings"]), "ruid": r["ruid"],
+                    "ruids": "; ".join(r["ruids"]) or (r["ruid"] if isinstance(r["ruid"], str) else ""),
+                    "http_status": r["http_status"], "source": req.source, "sheet": req.sheet, "row": req.row})
+    for h in sent.held:
+        req = h.planned.source
+        out.append({"property": req.key, "hotel_code": int(h.made) if h.made else req.hotel_code,
+                    "custom_id": req.custom_id, "notif_type": req.notif_type, "parts": "; ".join(req.parts),
+                    "outcome": NOT_SENT, "attempts": 0, "message": h.message, "warnings": "", "ruid": None,
+                    "ruids": "", "http_status": None, "source": req.source, "sheet": req.sheet, "row": req.row})
+    return out
 
 
 def _held_rows(plan: ContentPlan) -> list[dict[str, object]]:
@@ -298,15 +315,9 @@ def _held_rows(plan: ContentPlan) -> list[dict[str, object]]:
     return out
 
 
-def _settings_problem(row: dict[str, object]) -> bool:
-    """401/403/407/415/421/501 or TLS: every other request would fail the same way."""
-    return row.get("http_status") in (401, 403, 407, 415, 421, 501) or "TLS failed" in str(row.get("message"))
-
-
 def _redirected(plan: ContentPlan) -> pd.DataFrame:
     """Properties created by an earlier push whose sheet still has only their custom ID (to fill in too)."""
-    rows = [{"custom_id": r.custom_id, "hotel_code": r.hotel_code, "ruid": None} for r in plan.requests
-            if r.note and r.custom_id and r.hotel_code is not None]
+    rows = [{"custom_id": c, "hotel_code": h, "ruid": None} for c, h in plan.known.items()]
     return pd.DataFrame(rows, columns=CREATED_COLUMNS)
 
 

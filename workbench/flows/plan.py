@@ -22,7 +22,7 @@ from loaders.issues import combine, empty_issues
 from workbench.config import Settings
 from workbench.errors import SettingsError
 from workbench.transport.estimate import send_estimate
-from workbench.writers.accepted import empty_accepted, journal_targets, read_accepted
+from workbench.writers.accepted import empty_accepted, journal_mark, journal_targets, read_accepted
 from workbench.writers.journal import DEFAULT_JOURNAL
 from workbench.writers.plan import RatesPlan, count_messages, diff_cells, parse_price_keys
 
@@ -84,6 +84,7 @@ def plan_rates(check: RatesCheck, settings: Settings | None = None, *, journal: 
         f"{len(check.errors):,} error(s) block the push; fix them, or send only the rows without errors with "
         "--skip-invalid (the plan shows what that would send)")
     hotels = send["hotel_code"].dropna().unique()
+    mark = journal_mark(journal)
     accepted = read_accepted(journal, chosen, hotels) if chosen else empty_accepted()
     since = check.as_of - dt.timedelta(days=1)
     diff = diff_cells(send, accepted, since=since)
@@ -98,7 +99,7 @@ def plan_rates(check: RatesCheck, settings: Settings | None = None, *, journal: 
         warnings = combine([price_jump_issues(send, None, limits),
                             price_jump_issues(send[moved], before, limits, outliers=False)])
     return RatesPlan(chosen, Path(journal), send, diff, requests, messages, estimate, full, since,
-                     int(leave.sum()), blocked, warnings)
+                     int(leave.sum()), blocked, warnings, mark)
 
 
 def with_warnings(check: RatesCheck, warnings: pd.DataFrame) -> RatesCheck:

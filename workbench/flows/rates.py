@@ -43,7 +43,7 @@ from workbench.writers.push import (
     not_sent_rows,
     send_rates,
 )
-from workbench.writers.request_folder import folder_plan, write_folder
+from workbench.writers.request_folder import folder_requests, write_folder
 
 PathLike = str | Path
 DRY_RUN_ROWS = 10  # requests a dry run's summary lists
@@ -255,7 +255,7 @@ def dry_run(check: RatesCheck, directory: PathLike, skip_invalid: bool = False, 
     them). ``spelling`` of the weekday flags: ``ota`` (Weds/Thur, default) or ``spec`` (Wed/Thu)."""
     _blocked(check, skip_invalid)
     mask = check.invalid_mask()
-    requests, cells = folder_plan(check.frame[~(mask | check.repeat_mask())], spelling=spelling)
+    requests, cells = folder_requests(check.frame[~(mask | check.repeat_mask())], spelling=spelling)
     written, manifest = write_folder(directory, requests, cells)
     return DryRun(Path(directory), written, manifest, int(mask.sum()), int(check.repeat_mask().sum()))
 
@@ -263,7 +263,7 @@ def dry_run(check: RatesCheck, directory: PathLike, skip_invalid: bool = False, 
 def push_rates(check: RatesCheck, settings: Settings, *, journal: PathLike = DEFAULT_JOURNAL,
                skip_invalid: bool = False, full: bool = False, progress: bool = True, command: str = "",
                client_options: dict | None = None, price_jumps: bool = True,
-               lock_wait: float = 0.0) -> PushResult:
+               lock_wait: float = 0.0, plan: RatesPlan | None = None) -> PushResult:
     """Send what changed since the platform last accepted it (everything with ``full``).
 
     Raises :class:`~workbench.errors.BlockedByErrors` when the check has errors and ``skip_invalid``
@@ -282,11 +282,11 @@ def push_rates(check: RatesCheck, settings: Settings, *, journal: PathLike = DEF
     frame = check.frame.reset_index(drop=True)
     # errors skipped: ``not_sent`` ("not sent (errors)"); repeats and refused properties: ``held`` lines
     held = _held(check, frame, repeated & ~invalid & ~refused, refused & ~invalid)
-    plan = _plan(check, settings, journal, skip_invalid, full, price_jumps)
+    plan = plan if plan is not None else _plan(check, settings, journal, skip_invalid, full, price_jumps)
     result = send_rates(frame[send], settings, journal=journal, full=full, progress=progress, command=command,
                         client_options=client_options, skipped_rows=int(invalid.sum()), files=check.files,
                         held=held, refused=_refused(check, frame, refused), not_sent=check.not_sent(),
-                        lock_wait=lock_wait)
+                        lock_wait=lock_wait, plan=plan)
     result.plan = plan
     from workbench.flows.plan import with_row_warnings
 

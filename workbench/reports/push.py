@@ -25,32 +25,33 @@ import pandas as pd
 from workbench.reports.tables import write_table
 from workbench.reports.text import DASH, text
 from workbench.reports.validation import REPORT_CLASS, REPORT_CSS
+from workbench.writers.outcome import NOT_SENT_ERRORS, KindInfo, PushOutcome
+from workbench.writers.push import RATES
 
 FORMATS = (".csv", ".xlsx", ".html")
-REQUEST_COLUMNS = ["request_id", "hotel", "month", "messages", "cells", "outcome", "http_status", "codes", "texts",
-                   "ruid", "attempts", "error", "source_rows"]
-# as workbench.writers.push names them (a report does not import the writer: same layer)
-ROW_COLUMNS = ["source", "sheet", "row", "column", "request_id", "hotel", "month", "nights", "outcome", "severity",
-               "codes", "message", "ruid"]
-NOT_SENT = "not sent (errors)"
+REQUEST_COLUMNS = RATES.request_columns  # a rates push's (each kind names its own: ``KindInfo.request_columns``)
+ROW_COLUMNS = RATES.row_columns
+NOT_SENT = NOT_SENT_ERRORS
 NOTHING_SENT = "nothing sent"
 
 
 @dataclass
 class NothingSent:
     """A push that sent nothing: ``reason`` says why; ``not_sent`` lists the rows with errors (the
-    columns of a push's ``rows``, e.g. ``RatesCheck.not_sent()``)."""
+    columns of a push's ``rows``, e.g. ``RatesCheck.not_sent()``); ``kind``: what was to be pushed."""
 
     reason: str
     not_sent: pd.DataFrame | None = None
     files: Sequence[Path] = ()
     target: str = ""
+    kind: KindInfo = RATES
 
 
 @dataclass
 class _View:
     """What every format shows, from a push result or from a push that sent nothing."""
 
+    kind: KindInfo
     requests: pd.DataFrame
     rows: pd.DataFrame          # sent rows, then the rows not sent
     files: list[Path]
@@ -58,7 +59,6 @@ class _View:
     headline: str               # run id and the delta figures, or why nothing was sent
     nothing_sent: str = ""      # the reason, when nothing was sent
     extra: dict[str, str] = field(default_factory=dict)
-    labels: dict[str, str] = field(default_factory=dict)  # column titles a kind of push names its own way
 
     @property
     def flagged(self) -> pd.DataFrame:
@@ -73,9 +73,9 @@ def check_push_report_path(path: str | Path) -> Path:
     return path
 
 
-def write_push_report(result: object, path: str | Path) -> Path:
-    """Write a push result (``workbench.writers.push.PushResult``) or a :class:`NothingSent`; the
-    extension picks the format (.csv, .xlsx, .html)."""
+def write_push_report(result: PushOutcome | NothingSent, path: str | Path) -> Path:
+    """Write a push result (any :class:`~workbench.writers.outcome.PushOutcome`: rates, rooms, content ...)
+    or a :class:`NothingSent`; the extension picks the format (.csv, .xlsx, .html)."""
     path = check_push_report_path(path)
     view = _view(result)
     suffix = path.suffix.lower()
@@ -88,31 +88,27 @@ def write_push_report(result: object, path: str | Path) -> Path:
     from workbench.reports.marked_values import write_marked_values
 
     return write_marked_values(path, view.files, _marks(view), problems_sheet="Problems",
-                               tables={"Requests": view.requests[REQUEST_COLUMNS], "Rows": _rows_table(view)})
+                               tables={"Requests": view.requests[view.kind.request_columns],
+                                       "Rows": _rows_table(view)})
 
 
-def render_push_html(result: object) -> str:
+def render_push_html(result: PushOutcome | NothingSent) -> str:
     return _html(_view(result))
 
 
-def _view(result: object) -> _View:
+def _view(result: PushOutcome | NothingSent) -> _View:
     if isinstance(result, NothingSent):
-        rows = _frame(result.not_sent, ROW_COLUMNS)
-        return _View(pd.DataFrame(columns=REQUEST_COLUMNS), rows, [Path(f) for f in result.files], result.target,
-                     f"Nothing was sent: {result.reason}", nothing_sent=result.reason)
-    requests: pd.DataFrame = result.requests  # type: ignore[attr-defined]
-    sent = _frame(result.rows, ROW_COLUMNS)  # type: ignore[attr-defined]
-    not_sent = _frame(getattr(result, "not_sent", None), ROW_COLUMNS)
+        kind = result.kind
+        rows = _frame(result.not_sent, kind.row_columns)
+        return _View(kind, pd.DataFrame(columns=kind.request_columns), rows, [Path(f) for f in result.files],
+                     result.target, f"Nothing was sent: {result.reason}", nothing_sent=result.reason)
+    kind = result.kind
+    sent = _frame(result.rows, kind.row_columns)
+    not_sent = result.not_sent_rows
     rows = pd.concat([f for f in (sent, not_sent) if len(f)], ignore_index=True) if len(sent) or len(not_sent) \
         else sent
-    headline = getattr(result, "headline", None) or (
-        f"Run {result.run_id}: {result.cells_changed:,} of {result.cells_total:,} prices changed "  # type: ignore
-        "since the last accepted push")
-    plan_headline = getattr(getattr(result, "plan", None), "headline", None)
-    if callable(plan_headline):  # the figures every push of rates starts with (a RatesPlan)
-        headline = f"{plan_headline()} · {headline}"
-    return _View(_frame(requests, REQUEST_COLUMNS), rows, [Path(f) for f in getattr(result, "files", [])],
-                 str(getattr(result, "target", "")), headline, labels=dict(getattr(result, "report_labels", {})))
+    return _View(kind, _frame(result.requests, kind.request_columns), rows, [Path(f) for f in result.files],
+                 str(result.target or ""), result.headline())
 
 
 def _frame(frame: pd.DataFrame | None, columns: list[str]) -> pd.DataFrame:
@@ -124,10 +120,11 @@ def _frame(frame: pd.DataFrame | None, columns: list[str]) -> pd.DataFrame:
 def _rows_table(view: _View) -> pd.DataFrame:
     """The rows as the CSV and the ``Rows`` sheet show them; a push that sent nothing starts with a
     row saying so (outcome ``nothing sent``, the reason as its message)."""
-    rows = view.rows[ROW_COLUMNS]
+    columns = view.kind.row_columns
+    rows = view.rows[columns]
     if view.nothing_sent:
         head = pd.DataFrame([{"outcome": NOTHING_SENT, "severity": "error", "message": view.nothing_sent}],
-                            columns=ROW_COLUMNS)
+                            columns=columns)
         rows = pd.concat([head, rows], ignore_index=True) if len(rows) else head
     return rows
 
@@ -153,7 +150,8 @@ def _marks(view: _View) -> pd.DataFrame:
 
 def _html(view: _View) -> str:
     e = html.escape
-    req, rows, flagged = view.requests, view.rows, view.flagged
+    req, rows, flagged, kind = view.requests, view.rows, view.flagged, view.kind
+    keys = kind.request_keys
     ok = int((req["outcome"] == "success").sum()) if len(req) else 0
     bad = len(req) - ok
     warn = int((rows["severity"] == "warning").sum()) if len(rows) else 0
@@ -171,24 +169,26 @@ def _html(view: _View) -> str:
              f"<div class='card err'><b>{bad}</b>requests refused or failed</div>"
              f"<div class='card warn'><b>{warn}</b>rows with warnings</div>"
              f"<div class='card err'><b>{not_sent}</b>rows not sent (errors)</div></div>",
-             "<h2>Requests</h2><table><thead><tr>" + "".join(
-                 f"<th>{e(view.labels.get(k, t))}</th>" for k, t in (("hotel", "Hotel"), ("month", "Month"),
-                                                                   ("messages", "Messages"), ("cells", "Prices"))) +
+             f"<h2>{e(kind.plural.capitalize())}</h2><table><thead><tr>" + "".join(
+                 f"<th>{e(kind.label(k))}</th>" for k in keys) +
              "<th>Outcome</th><th>HTTP</th><th>Codes</th><th>What the platform said</th><th>ruid</th>"
              "<th>Attempts</th><th>Rows</th></tr></thead><tbody>"]
-    for r in req.itertuples(index=False):
-        cls = "error" if r.outcome != "success" else ("warning" if text(r.codes) else "")
-        said = text(r.texts) or text(r.error)
-        http = text(r.http_status) or ("no answer" if r.outcome != "success" else "")
-        parts.append(f"<tr class='{cls}'><td>{e(text(r.hotel))}</td><td>{e(text(r.month))}</td>"
-                     f"<td class='num'>{e(text(r.messages))}</td><td class='num'>{e(text(r.cells))}</td>"
-                     f"<td class='sev'>{e(text(r.outcome))}</td><td>{e(http)}</td><td>{e(text(r.codes))}</td>"
-                     f"<td>{e(said)}</td><td><code>{e(text(r.ruid, DASH))}</code></td>"
-                     f"<td class='num'>{e(text(r.attempts))}</td><td>{e(text(r.source_rows))}</td></tr>")
+    for r in req.to_dict("records"):
+        cls = "error" if r["outcome"] != "success" else ("warning" if text(r["codes"]) else "")
+        said = text(r["texts"]) or text(r["error"])
+        http = text(r["http_status"]) or ("no answer" if r["outcome"] != "success" else "")
+        own = "".join(f"<td{' class=' + chr(39) + 'num' + chr(39) if isinstance(r[k], (int, float)) else ''}>"
+                      f"{e(text(r[k]))}</td>"
+                      for k in keys)
+        parts.append(f"<tr class='{cls}'>{own}"
+                     f"<td class='sev'>{e(text(r['outcome']))}</td><td>{e(http)}</td><td>{e(text(r['codes']))}</td>"
+                     f"<td>{e(said)}</td><td><code>{e(text(r['ruid'], DASH))}</code></td>"
+                     f"<td class='num'>{e(text(r['attempts']))}</td><td>{e(text(r['source_rows']))}</td></tr>")
     if req.empty:
         empty = ("Nothing was sent." if view.nothing_sent else
-                 "Nothing to send: the platform already has every price.")
-        parts.append(f"<tr><td colspan='11'>{empty}</td></tr>")
+                 "Nothing to send: the platform already has every price." if kind.name == "rates" else
+                 f"Nothing to send: the platform already has every {kind.noun} as the sheet says it.")
+        parts.append(f"<tr><td colspan='{len(keys) + 7}'>{empty}</td></tr>")
     parts.append("</tbody></table><h2>Rows with warnings or errors, and rows not sent</h2><table><thead><tr>"
                  "<th>File</th><th>Sheet</th><th>Row</th><th>Cell</th><th>Outcome</th><th>Codes</th>"
                  "<th>What the platform or the check said</th><th>ruid</th></tr></thead><tbody>")

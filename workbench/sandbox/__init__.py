@@ -1,11 +1,16 @@
-"""Local stand-ins of the platform's side, served over HTTPS on loopback.
+"""Local stand-ins of the platform's side, served over HTTPS on loopback, one sub-package each:
 
-The platform sandbox (hosts, Basic auth, limits, rates rules, lookups, fault injection):
-``create_app(SandboxConfig(...))`` to mount in-process, ``run_sandbox(...)`` to serve it in a
-thread, ``workbench sandbox serve`` from the shell. See docs/sandbox.md.
+- :mod:`workbench.sandbox.platform`: the platform (hosts, Basic auth, limits, the operation
+  families, fault injection): ``create_app(SandboxConfig(...))`` to mount in-process,
+  ``run_sandbox(...)`` to serve it in a thread, ``workbench sandbox serve`` from the shell;
+- :mod:`workbench.sandbox.cars`: the car-search API;
+- :mod:`workbench.sandbox.cns`: the notification sender (CNS).
 
-Names are imported lazily, so ``import workbench.sandbox.<module>`` (e.g. the notification and
-car-search sandboxes in this package) does not load the platform sandbox.
+They share only the plumbing at this package's root (``lzw``); ``testing`` holds helpers for tests
+of the platform stand-in. See docs/sandbox.md.
+
+Names are imported lazily, so ``import workbench.sandbox.cns`` (or ``.cars``) does not load the
+platform sandbox.
 """
 
 from __future__ import annotations
@@ -15,17 +20,17 @@ from typing import TYPE_CHECKING
 from workbench.lazy import lazy_exports
 
 _EXPORTS = {
-    "Sandbox": "workbench.sandbox.app",
-    "SandboxConfig": "workbench.sandbox.app",
-    "create_app": "workbench.sandbox.app",
-    "RunningSandbox": "workbench.sandbox.server",
-    "run_sandbox": "workbench.sandbox.server",
-    "settings_for": "workbench.sandbox.server",
-    "FaultSpec": "workbench.sandbox.faults",
-    "FXTable": "workbench.sandbox.fx",
-    "read_fx_table": "workbench.sandbox.fx",
-    "Registry": "workbench.sandbox.seed",
-    "load_registry": "workbench.sandbox.seed",
+    "Sandbox": "workbench.sandbox.platform.pipeline",
+    "SandboxConfig": "workbench.sandbox.platform.config",
+    "create_app": "workbench.sandbox.platform.app",
+    "RunningSandbox": "workbench.sandbox.platform.server",
+    "run_sandbox": "workbench.sandbox.platform.server",
+    "settings_for": "workbench.sandbox.platform.server",
+    "FaultSpec": "workbench.sandbox.platform.faults",
+    "FXTable": "workbench.sandbox.platform.fx",
+    "read_fx_table": "workbench.sandbox.platform.fx",
+    "Registry": "workbench.sandbox.platform.seed",
+    "load_registry": "workbench.sandbox.platform.seed",
 }
 
 __all__ = [
@@ -37,8 +42,10 @@ __all__ = [
 __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
 
 if TYPE_CHECKING:  # for type checkers and editors; at run time names load lazily
-    from workbench.sandbox.app import Sandbox, SandboxConfig, create_app
-    from workbench.sandbox.faults import FaultSpec
-    from workbench.sandbox.fx import FXTable, read_fx_table
-    from workbench.sandbox.seed import Registry, load_registry
-    from workbench.sandbox.server import RunningSandbox, run_sandbox, settings_for
+    from workbench.sandbox.platform.app import create_app
+    from workbench.sandbox.platform.config import SandboxConfig
+    from workbench.sandbox.platform.faults import FaultSpec
+    from workbench.sandbox.platform.fx import FXTable, read_fx_table
+    from workbench.sandbox.platform.pipeline import Sandbox
+    from workbench.sandbox.platform.seed import Registry, load_registry
+    from workbench.sandbox.platform.server import RunningSandbox, run_sandbox, settings_for

@@ -11,7 +11,7 @@ from __future__ import annotations
 import csv
 import functools
 import io
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Literal
 
 import httpx
@@ -19,7 +19,10 @@ from lxml import etree
 
 from workbench.aio import blocking_portal
 from workbench.ota.ns import OTA_NS
-from workbench.sandbox.app import Sandbox, SandboxConfig, create_app
+from workbench.sandbox.platform.app import create_app
+from workbench.sandbox.platform.calls import Family
+from workbench.sandbox.platform.config import SandboxConfig
+from workbench.sandbox.platform.pipeline import Sandbox
 
 RATES_PATH = "/hotels/ota/OTA_HotelRateAmountNotif"
 INV_NOTIF_PATH = "/hotels/ota/OTA_HotelInvNotif"
@@ -134,10 +137,12 @@ def descriptive_info_request(*hotels: object, namespace: bool = True) -> bytes:
 
 
 class InProcess:
-    """A sandbox app and a blocking way to call it, without sockets (for fast rule tests)."""
+    """A sandbox app and a blocking way to call it, without sockets (for fast rule tests);
+    ``families`` are served beside the platform's own (a family under test)."""
 
-    def __init__(self, config: SandboxConfig | None = None, host: str = "127.0.0.1") -> None:
-        self.app = create_app(config or SandboxConfig(password="pw"))
+    def __init__(self, config: SandboxConfig | None = None, host: str = "127.0.0.1",
+                 families: Iterable[Family] = ()) -> None:
+        self.app = create_app(config or SandboxConfig(password="pw"), families=families)
         self.sandbox: Sandbox = self.app.state.sandbox
         self.base_url = f"https://{host}"
         self._portal_cm = blocking_portal()

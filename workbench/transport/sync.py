@@ -8,14 +8,16 @@ thread, so they may use objects (e.g. a SQLite connection) created there.
 from __future__ import annotations
 
 import queue
-from collections.abc import Iterable
-from typing import Any
+from collections.abc import Awaitable, Callable, Iterable
+from typing import Any, TypeVar
 
 from workbench.aio import blocking_portal
 from workbench.config import Settings
 from workbench.transport.client import OnResult, PlatformClient, SendItem
 from workbench.transport.operations import Operation
 from workbench.transport.result import Result
+
+T = TypeVar("T")
 
 
 class SyncPlatformClient:
@@ -52,6 +54,11 @@ class SyncPlatformClient:
         finally:
             self._portal_cm.__exit__(None, None, None)
             self._portal_cm = None  # type: ignore[assignment]
+
+    def run(self, fn: Callable[[PlatformClient], Awaitable[T]]) -> T:
+        """``await fn(client)`` on the client's loop (e.g. a send loop with callbacks); returns its result.
+        The callbacks run on that loop's thread."""
+        return self._portal.call(fn, self._client)
 
     def send(self, op: str | Operation, body: bytes, *, context: Any = None, idempotent: bool | None = None) -> Result:
         return self._portal.call(lambda: self._client.send(op, body, context=context, idempotent=idempotent))

@@ -43,6 +43,17 @@ def journal_targets(path: str | Path) -> list[str]:
         return [t for (t,) in db.execute("SELECT DISTINCT target FROM accepted ORDER BY target")]
 
 
+def journal_mark(path: str | Path) -> int:
+    """The journal's last request id (0: none, or no journal): a plan made at one mark still holds at the
+    same mark, as every push records its requests before anything is accepted."""
+    if not Path(path).is_file():
+        return 0
+    with closing(_connect(path)) as db:
+        if db.execute("SELECT 1 FROM sqlite_master WHERE type='table' AND name='requests'").fetchone() is None:
+            return 0
+        return int(db.execute("SELECT COALESCE(MAX(request_id), 0) FROM requests").fetchone()[0])
+
+
 def read_accepted(path: str | Path, target: str, hotels: Iterable[int] | None = None, workers: int = 2) -> pd.DataFrame:
     """Every accepted cell of ``target`` (optionally only these properties): ``hotel_code,
     inv_type_code, rate_plan_code, date, guests, price`` (``price``: the journal's price key).

@@ -65,6 +65,10 @@ class ContentPlan:
     parts: pd.DataFrame
     issues: pd.DataFrame
     held: list[str] = field(default_factory=list)  # the property each row of ``issues`` holds back, in order
+    #: properties whose every part the platform accepted as they are now: not sent (unless ``full``)
+    unchanged: list[str] = field(default_factory=list)
+    #: custom ID -> HotelCode of the properties an earlier push created whose sheet has only the custom ID
+    known: dict[str, int] = field(default_factory=dict)
 
     @property
     def ok(self) -> bool:
@@ -88,6 +92,17 @@ def describe(rows: list[dict] | None) -> str:
                       for r in rows)
     head = f"{len(rows)} row{'s' if len(rows) != 1 else ''}: "
     return head + items
+
+
+#: facts of the request, not of the content: a New then an Overlay of the same content is no change
+ENVELOPE_FACTS = frozenset({"notif_type"})
+
+
+def comparable(rows: list[dict] | None) -> list[dict] | None:
+    """A part's rows without the request's own facts (:data:`ENVELOPE_FACTS`), to compare content."""
+    if rows is None:
+        return None
+    return [{k: v for k, v in r.items() if k not in ENVELOPE_FACTS} for r in rows]
 
 
 def split_properties(parts: Mapping[str, pd.DataFrame]) -> dict[str, dict[str, list[dict]]]:
@@ -121,13 +136,16 @@ def _str_or_none(value: object) -> str | None:
 
 
 def plan_content(parts: Mapping[str, pd.DataFrame], *, journal: Journal | None = None, target: str = "",
-                 replace: bool = False, timestamp: dt.datetime | None = None) -> ContentPlan:
+                 replace: bool = False, timestamp: dt.datetime | None = None, full: bool = False) -> ContentPlan:
     """One request per property of ``parts`` (the frames of ``loaders.read_content``), with the Overlay guard
-    and the New-once rule of the module docstring, against ``journal``'s record for ``target``."""
+    and the New-once rule of the module docstring, against ``journal``'s record for ``target``. A property
+    whose every part the platform accepted as it is now is not sent (``unchanged``), unless ``full``."""
     requests: list[ContentRequest] = []
     changes: list[dict] = []
     issues: list[dict] = []
     held: list[str] = []
+    unchanged: list[str] = []
+    known_ids: dict[str, int] = {}
     for key, own in split_properties(parts).items():
         prop_rows = own.get("Property")
         if not prop_rows:
@@ -145,6 +163,8 @@ def plan_content(parts: Mapping[str, pd.DataFrame], *, journal: Journal | None =
             known = journal.content_property(target, custom_id)
             if known is not None and known[0] == "created":
                 hotel_code, notif_type = known[1], OVERLAY
+                if hotel_code is not None:
+                    known_ids[custom_id] = hotel_code
                 note = (f"created earlier as HotelCode {hotel_code} (journal; ruid {known[2]}): sent as an Overlay, "
                         "never a second New")
                 if str(prop.get("booking_model") or "").strip().upper() == "RTB":
@@ -181,7 +201,7 @@ def plan_content(parts: Mapping[str, pd.DataFrame], *, journal: Journal | None =
                 was = None
             elif not was:  # never sent from this journal, or empty on the platform
                 change = ADDED if now else None
-            elif was == now:
+            elif comparable(was) == comparable(now):
                 change = UNCHANGED
             elif was and not now:
                 change = EMPTIED if part.casefold() in stated else REPLACED if replace else REFUSED
@@ -203,12 +223,17 @@ def plan_content(parts: Mapping[str, pd.DataFrame], *, journal: Journal | None =
                                  "name the part in EmptyParts to empty it on purpose, or push with --replace"))
             held.append(key)
             continue
+        same = notif_type == OVERLAY and bool(before) and all(comparable(before.get(p)) == comparable(content[p]) or (
+            not before.get(p) and not content[p]) for p in PARTS)
+        if same and not full:
+            unchanged.append(key)
+            continue
         requests.append(ContentRequest(key, hotel_code, custom_id, notif_type, body, content,
                                        _str_or_none(prop.get("source")), _str_or_none(prop.get("sheet")),
                                        _int_or_none(prop.get("row")), note))
     issue_frame = pd.DataFrame(issues, columns=ISSUE_COLUMNS).astype({"row": "Int64"})
     parts = pd.DataFrame(changes, columns=PARTS_COLUMNS).astype({"hotel_code": "Int64"})
-    return ContentPlan(requests, parts, issue_frame, held)
+    return ContentPlan(requests, parts, issue_frame, held, unchanged, known_ids)
 
 
 __all__ = ["ADDED", "CHANGED", "ContentPlan", "ContentRequest", "EMPTIED", "MANIFEST_COLUMNS", "PARTS_COLUMNS",

@@ -228,6 +228,11 @@ class RatesPlan:
     rows_left_out: int = 0               # rows a push leaves out: errors (with skip_invalid), repeats, refused
     blocked: str = ""                    # why a push would stop before sending (errors, no skip_invalid)
     warnings: pd.DataFrame = field(default_factory=empty_issues)   # price_jump / price_outlier
+    mark: int = -1                       # the journal's last request id when planned (-1: unknown)
+
+    def delta(self) -> pd.DataFrame:
+        """The rows a push sends: every row with ``full``, else the ones added or changed."""
+        return self.frame if self.full else self.frame[self.diff.send_mask]
 
     @property
     def room_rates(self) -> pd.DataFrame:

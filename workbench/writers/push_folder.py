@@ -18,12 +18,12 @@ from pathlib import Path
 import numpy as np
 
 from workbench.config import Settings
-from workbench.transport import ConfigurationError
+from workbench.writers import driver
 from workbench.writers.deltas import cell_keys, changed_mask
 from workbench.writers.journal import DEFAULT_JOURNAL, Journal
-from workbench.writers.push import PushResult, requests_frame, rows_frame, send_planned
+from workbench.writers.planned import Planned
+from workbench.writers.push import PushResult, RatesKind, planned_rates, rates_result
 from workbench.writers.request_folder import RequestFolder, read_folder
-from workbench.writers.send_lock import send_lock
 
 
 def send_folder(directory: str | Path | RequestFolder, settings: Settings, *, journal: str | Path = DEFAULT_JOURNAL,
@@ -33,14 +33,13 @@ def send_folder(directory: str | Path | RequestFolder, settings: Settings, *, jo
     (all of them with ``full``). The folder is read (and checked) before anything is sent; the
     journal's send lock is held while sending (waiting up to ``lock_wait`` seconds for another
     push, then :class:`~workbench.writers.send_lock.JournalBusy`)."""
-    if not settings.base_url:
-        raise ConfigurationError("no target: set WORKBENCH_BASE_URL (or give the sandbox's connection.env with "
-                                 "--env-file)")
+    driver.target_of(settings)
     folder = directory if isinstance(directory, RequestFolder) else read_folder(directory)
-    target = settings.base_url.rstrip("/")
     cells = folder.cells
-    with send_lock(journal, wait=lock_wait, command=command), Journal(journal) as j:
-        run_id = j.start_run(target, command)
+    counts = {"cells_total": len(cells), "cells_changed": 0}
+
+    def prepare(j: Journal) -> list[Planned]:
+        target = driver.target_of(settings)
         changed = np.ones(len(cells), dtype=bool) if full or cells.empty else changed_mask(cells, j, target)
         wanted = set(cells.loc[changed, "file"].astype(str))
         requests, parts = [], []
@@ -53,13 +52,9 @@ def send_folder(directory: str | Path | RequestFolder, settings: Settings, *, jo
                     a, b = folder.spans[str(file)]
                     requests.append(request)
                     parts.append(keys.iloc[a:b])
-        ids = j.add_requests(run_id, target, requests, parts)
-        send_planned(j, settings, target, requests, ids, progress, client_options or {})
-        frame_req = requests_frame(j, run_id, requests)
-        rows = rows_frame(j, run_id, folder.headers)
-        failed = int((frame_req["outcome"] != "success").sum()) if len(frame_req) else 0
-        sent_cells = int(sum(len(p) for p in parts))
-        j.finish_run(run_id, "done" if failed == 0 else "done_with_failures", cells_total=len(cells),
-                     cells_changed=sent_cells, requests=len(requests))
-    return PushResult(run_id, target, Path(journal), frame_req, rows, len(cells), sent_cells)
+        counts["cells_changed"] = int(sum(len(p) for p in parts))
+        return planned_rates(requests, parts)
 
+    sent = driver.send(RatesKind(), prepare, settings, journal=journal, command=command, progress=progress,
+                       client_options=client_options, lock_wait=lock_wait, counts=counts)
+    return rates_result(sent, valid_total=len(cells), changed=counts["cells_changed"], headers=folder.headers)

@@ -4,7 +4,10 @@ then ``push requests DIR``).
 What the folder holds:
 
 - ``<hotel>-<YYYY-MM>.xml``: one ``OTA_HotelRateAmountNotifRQ`` each, as it will be sent;
-- ``manifest.csv``: one row per request: ``file, hotel, month, messages, cells, source_rows``;
+- ``manifest.csv``: one row per request: ``file, hotel, month, messages, cells, source_rows``, then the
+  columns every kind's folder has (:mod:`workbench.writers.folder`): ``kind`` (``rates``), ``operation``,
+  ``key``, ``property``, ``what``, ``items`` and ``sha256`` (of the file: a request edited after it was
+  written is refused, so what the journal records is what is sent);
 - ``cells.parquet``: every price the requests carry, in the canonical rates columns plus ``file``
   (its request) and ``locator`` (the ``LocatorID`` of the message carrying it), with the sheets'
   header names in the file's metadata. The Dask engine writes it as a folder of parts (a Parquet
@@ -30,10 +33,13 @@ import pandas as pd
 from workbench.errors import InputError
 from workbench.writers.batches import RateRequest, cell_locators, iter_requests
 from workbench.writers.compress import compress
+from workbench.writers.journal_cells import body_hash
 
 MANIFEST = "manifest.csv"
 CELLS = "cells.parquet"
-MANIFEST_COLUMNS = ["file", "hotel", "month", "messages", "cells", "source_rows"]
+MANIFEST_COLUMNS = ["file", "hotel", "month", "messages", "cells", "source_rows", "kind", "operation", "key",
+                    "property", "what", "items", "sha256"]
+OPERATION = "OTA_HotelRateAmountNotif"
 #: the canonical columns ``cells.parquet`` keeps (what the journal needs of each price, and where it came from)
 CELL_COLUMNS = ["hotel_code", "inv_type_code", "rate_plan_code", "date", "number_of_guests", "amount_type",
                 "amount_minor", "amount_scale", "decimal_places", "currency_code", "source", "sheet", "row",
@@ -53,19 +59,12 @@ class RequestFolder:
     headers: dict[tuple[str, str], dict[str, str]]
 
 
-def plan_folder(frame: pd.DataFrame, spelling: str = "ota",
-                timestamp: dt.datetime | None = None) -> tuple[list[RateRequest], pd.DataFrame]:
-    """The requests for ``frame`` (canonical rates rows to send) and its cells with ``file``,
-    ``month`` and ``locator`` (what ``cells.parquet`` holds). ``timestamp``: the requests'
+def folder_requests(frame: pd.DataFrame, spelling: str = "ota",
+                    timestamp: dt.datetime | None = None) -> tuple[Iterator[RateRequest], pd.DataFrame]:
+    """The requests for ``frame`` (canonical rates rows to send), built one by one as they are taken (so
+    writing them, and ``cells.parquet``, can go on meanwhile: :func:`write_folder`), and its cells with
+    ``file``, ``month`` and ``locator`` (what ``cells.parquet`` holds). ``timestamp``: the requests'
     ``TimeStamp`` (default now)."""
-    requests, cells = folder_plan(frame, spelling, timestamp)
-    return list(requests), cells
-
-
-def folder_plan(frame: pd.DataFrame, spelling: str = "ota",
-                timestamp: dt.datetime | None = None) -> tuple[Iterator[RateRequest], pd.DataFrame]:
-    """:func:`plan_folder` with the requests built one by one as they are taken (so writing them,
-    and ``cells.parquet``, can go on meanwhile: :func:`write_folder`)."""
     if frame.empty:
         return iter(()), pd.DataFrame(columns=[*CELL_COLUMNS, "file", "month", "locator"])
     f = frame.reset_index(drop=True)
@@ -83,6 +82,13 @@ def folder_plan(frame: pd.DataFrame, spelling: str = "ota",
                                                                                          strict=True)])
     cells.attrs["headers"] = frame.attrs.get("headers", {})
     return requests, cells
+
+
+def plan_folder(frame: pd.DataFrame, spelling: str = "ota",
+                timestamp: dt.datetime | None = None) -> tuple[list[RateRequest], pd.DataFrame]:
+    """:func:`folder_requests` with the requests built at once, as a list (its older name)."""
+    requests, cells = folder_requests(frame, spelling, timestamp)
+    return list(requests), cells
 
 
 def source_rows(cells: pd.DataFrame) -> pd.Series:
@@ -123,14 +129,20 @@ def source_rows(cells: pd.DataFrame) -> pd.Series:
     return pd.Series({str(files[f]): "; ".join(parts) for f, parts in by_file.items()}, dtype=object)
 
 
-def manifest(requests: list[RateRequest], cells: pd.DataFrame, rows: pd.Series | None = None) -> pd.DataFrame:
-    """``manifest.csv``: one row per request (``rows``: :func:`source_rows` of ``cells`` if known)."""
+def manifest(requests: list[RateRequest], cells: pd.DataFrame, rows: pd.Series | None = None,
+             hashes: list[str] | None = None) -> pd.DataFrame:
+    """``manifest.csv``: one row per request (``rows``: :func:`source_rows` of ``cells`` if known;
+    ``hashes``: the SHA-256 of each body, computed here if not given)."""
     files = [f"{r.key}.xml" for r in requests]
     rows = source_rows(cells) if rows is None else rows
     return pd.DataFrame({
         "file": files, "hotel": [r.hotel_code for r in requests], "month": [r.month for r in requests],
         "messages": [r.messages for r in requests], "cells": [r.cells for r in requests],
         "source_rows": rows.reindex(files).fillna("").to_numpy() if len(files) else [],
+        "kind": "rates", "operation": OPERATION, "key": [r.key for r in requests],
+        "property": [str(r.hotel_code) for r in requests], "what": [r.month for r in requests],
+        "items": [r.cells for r in requests],
+        "sha256": hashes if hashes is not None else [body_hash(r.body) for r in requests],
     }, columns=MANIFEST_COLUMNS)
 
 
@@ -154,7 +166,7 @@ def write_folder(directory: str | Path, requests: Iterable[RateRequest],
     for stale in (out / MANIFEST, out / CELLS):
         stale.unlink(missing_ok=True)
     old = {p.name for p in out.glob("*.xml")}
-    written = []
+    written, hashes = [], []
     with ThreadPoolExecutor(1) as beside:  # Arrow's encoder leaves the interpreter to the XML meanwhile
         rows = beside.submit(_write_cells, out, cells)
         for r in requests:
@@ -162,9 +174,10 @@ def write_folder(directory: str | Path, requests: Iterable[RateRequest],
             (out / name).write_bytes(r.body)
             old.discard(name)
             written.append(r)
+            hashes.append(body_hash(r.body))
         for name in old:
             (out / name).unlink()
-        listed = manifest(written, cells, rows.result())
+        listed = manifest(written, cells, rows.result(), hashes)
     listed.to_csv(out / MANIFEST, index=False)
     return written, listed
 
@@ -195,7 +208,8 @@ def read_folder(directory: str | Path) -> RequestFolder:
     if not (out / MANIFEST).is_file():
         raise InputError(f"`{out}` has no {MANIFEST}: give the folder `push rates --dry-run DIR` wrote.")
     try:
-        listed = pd.read_csv(out / MANIFEST, dtype={"file": str, "month": str, "source_rows": str},
+        listed = pd.read_csv(out / MANIFEST, dtype={"file": str, "month": str, "source_rows": str, "key": str,
+                                                    "property": str, "what": str, "sha256": str},
                              keep_default_na=False)
     except (ValueError, OSError) as exc:
         raise InputError(f"`{out / MANIFEST}` cannot be read ({exc}).") from None
@@ -229,6 +243,12 @@ def read_folder(directory: str | Path) -> RequestFolder:
             raise InputError(f"`{row.file}`: the manifest says {int(row.cells)} price(s), {CELLS} holds {have}: "
                              "the folder was changed after it was written; write it again with "
                              "`push rates --dry-run`.")
-        requests.append(RateRequest(int(row.hotel), str(row.month), path.read_bytes(), int(row.messages),
-                                    int(row.cells), cells, span))
+        body = path.read_bytes()
+        if body_hash(body) != str(row.sha256):
+            raise InputError(f"`{path}` was changed after it was written (its SHA-256 is not the one in "
+                             f"{MANIFEST}): the journal records the prices of {CELLS}, so an edited request would "
+                             "be recorded as what it no longer says. Change the spreadsheet instead and write the "
+                             "folder again with `push rates --dry-run`.")
+        requests.append(RateRequest(int(row.hotel), str(row.month), body, int(row.messages), int(row.cells), cells,
+                                    span))
     return RequestFolder(out, listed, requests, cells, spans, headers)

@@ -13,7 +13,7 @@ import pytest
 
 from workbench.cars import CarSearch, CarSearchClient
 from workbench.config import Secret, Settings
-from workbench.sandbox.demand import DemandSandbox, DemandSandboxConfig, create_demand_app
+from workbench.sandbox.cars import DemandSandbox, DemandSandboxConfig, create_demand_app
 from workbench.transport.backoff import RetryPolicy
 
 API_KEY = "test-key-0123456789abcdef"

@@ -17,7 +17,7 @@ from typer.testing import CliRunner
 from workbench.cars import CarsConnectionError, CarSearch, SearchParams, search_cars
 from workbench.cli.cars import app as cars_app
 from workbench.config import Settings
-from workbench.sandbox.demand import DemandSandbox, create_demand_app, sandbox_config, write_env
+from workbench.sandbox.cars import DemandSandbox, create_demand_app, sandbox_config, write_env
 from workbench.serving import RunningServer, ensure_test_ca, serve_in_thread
 from workbench.transport.backoff import RetryPolicy
 

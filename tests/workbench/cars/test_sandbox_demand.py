@@ -1,4 +1,4 @@
-"""The car-search sandbox (workbench.sandbox.demand): auth, error bodies, pages, limits, determinism."""
+"""The car-search sandbox (workbench.sandbox.cars): auth, error bodies, pages, limits, determinism."""
 
 from __future__ import annotations
 

@@ -58,7 +58,8 @@ def test_push_dry_run_is_blocked_by_errors_unless_skipping(tmp_path: Path) -> No
     result = runner.invoke(app, ["push", "rates", *RATES, *COMMON, "--dry-run", str(out), "--skip-invalid"])
     assert result.exit_code == 0, result.output
     manifest = pd.read_csv(out / "manifest.csv")
-    assert list(manifest.columns) == ["file", "hotel", "month", "messages", "cells", "source_rows"]
+    assert list(manifest.columns)[:6] == ["file", "hotel", "month", "messages", "cells", "source_rows"]
+    assert {"kind", "sha256"} <= set(manifest.columns) and set(manifest["kind"]) == {"rates"}  # every kind's folder
     assert sorted(p.name for p in out.glob("*.xml")) == sorted(manifest["file"])
     assert manifest.groupby(["hotel", "month"]).size().max() == 1
     first = etree.parse(str(out / manifest["file"][0])).getroot()

@@ -17,9 +17,10 @@ from openpyxl import Workbook
 from workbench.config import Settings
 from workbench.paths import SAMPLES
 from workbench.platform.registry import fetch_registry
-from workbench.sandbox.app import SandboxConfig, create_app, rooms_seed
-from workbench.sandbox.room_state import DEFAULT_PLATFORM_ROOMS
-from workbench.sandbox.seed import Property, Registry, Room, RoomRate
+from workbench.sandbox import SandboxConfig, create_app
+from workbench.sandbox.platform.config import rooms_seed
+from workbench.sandbox.platform.room_state import DEFAULT_PLATFORM_ROOMS
+from workbench.sandbox.platform.seed import Property, Registry, Room, RoomRate
 
 ROOT = Path(__file__).resolve().parents[3]
 MINE = Registry((Property(2000001, "Hotel Mine", "EUR", "Standard", "NL"),),

@@ -82,10 +82,19 @@ def test_build_hotel_past_the_limit_says_contact_support_with_every_ruid(fake, f
     assert journal.content_property(fake.settings.base_url, frames.NEW_ID) is None  # a later push may try again
 
 
-def test_a_new_is_never_sent_twice_for_a_custom_id_with_a_hotel_code(fake, frames, journal) -> None:
+def test_a_second_push_of_the_same_workbook_sends_nothing(fake, frames, journal) -> None:
     check = frames.check_of(frames.new_property())
     _push(fake, check, journal)
     again = _push(fake, check, journal)
+    assert fake.platform.creations == 1 and len(fake.platform.sent) == 1
+    assert again.results.empty and again.plan.unchanged == [frames.NEW_ID] and again.ok
+    assert "1 unchanged (not sent)" in again.summary()
+
+
+def test_a_new_is_never_sent_twice_for_a_custom_id_with_a_hotel_code(fake, frames, journal) -> None:
+    check = frames.check_of(frames.new_property())
+    _push(fake, check, journal)
+    again = _push(fake, check, journal, full=True)  # --full: sent again although unchanged
     assert fake.platform.creations == 1
     second = parse_content(fake.platform.sent[-1])["Property"].iloc[0]
     assert (second["notif_type"], second["hotel_code"]) == (OVERLAY, 2000001)

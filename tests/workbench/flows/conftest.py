@@ -15,7 +15,7 @@ from openpyxl import load_workbook
 
 from workbench.config import Secret, Settings
 from workbench.flows.rooms import fetch_rooms, write_rooms_workbook
-from workbench.sandbox.app import SandboxConfig
+from workbench.sandbox import SandboxConfig
 from workbench.sandbox.testing import InProcess
 from workbench.transport import SyncPlatformClient
 

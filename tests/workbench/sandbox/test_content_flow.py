@@ -19,10 +19,10 @@ from typer.testing import CliRunner
 
 from workbench.cli.sandbox import sandbox_app
 from workbench.ota.response import parse_response
-from workbench.sandbox import app as sandbox_app_module
-from workbench.sandbox.app import SandboxConfig
-from workbench.sandbox.faults import FaultSpec
-from workbench.sandbox.server import run_sandbox
+from workbench.sandbox import SandboxConfig
+from workbench.sandbox.platform import pipeline as sandbox_app_module
+from workbench.sandbox.platform.faults import FaultSpec
+from workbench.sandbox.platform.server import run_sandbox
 from workbench.sandbox.testing import InProcess
 
 

@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 from lxml import etree
 
 from workbench.ota.response import parse_response
-from workbench.sandbox.app import SandboxConfig
-from workbench.sandbox.content_rules import name_problems
+from workbench.sandbox import SandboxConfig
+from workbench.sandbox.platform.content_rules import name_problems
 from workbench.sandbox.testing import InProcess
 
 

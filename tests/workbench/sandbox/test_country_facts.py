@@ -1,4 +1,4 @@
-"""The country facts the sandbox checks content against (workbench/sandbox/country_facts.py): the
+"""The country facts the sandbox checks content against (workbench/sandbox/platform/country_facts.py): the
 country of a point measured on real places near borders and coasts, postcodes, phone numbers and
 Brazilian tax numbers."""
 
@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from validate_docbr import CNPJ, CPF
 
-from workbench.sandbox import country_facts as cf
+from workbench.sandbox.platform import country_facts as cf
 
 #: Real places, most within a few kilometres of a border or on a coast (town centres).
 NEAR_BORDERS = [

@@ -8,8 +8,8 @@ from collections import Counter
 import pytest
 
 from workbench.ota.response import ResponseParseError, parse_response
-from workbench.sandbox.app import SandboxConfig
-from workbench.sandbox.faults import FaultInjector, FaultSpec
+from workbench.sandbox import SandboxConfig
+from workbench.sandbox.platform.faults import FaultInjector, FaultSpec
 from workbench.sandbox.testing import InProcess, message, rate_request
 
 BODY = rate_request(1000001, [message("2027-01-01", "2027-01-02", "101", "5001",

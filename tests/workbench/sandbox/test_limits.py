@@ -9,9 +9,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from workbench.ota.response import parse_response
-from workbench.sandbox.app import SandboxConfig
-from workbench.sandbox.endpoints import DEFAULT_LIMITS
-from workbench.sandbox.limits import SlidingWindowLimits, parse_limits
+from workbench.sandbox import SandboxConfig
+from workbench.sandbox.platform.families import DEFAULT_LIMITS
+from workbench.sandbox.platform.limits import SlidingWindowLimits, parse_limits
 from workbench.sandbox.testing import RATES_PATH, InProcess, message, rate_request
 
 

@@ -11,8 +11,7 @@ import brotli
 import pytest
 
 from workbench.ota.response import extract_ruid, parse_response
-from workbench.sandbox import lzw
-from workbench.sandbox.app import SandboxConfig
+from workbench.sandbox import SandboxConfig, lzw
 from workbench.sandbox.testing import RATES_PATH, InProcess, message, rate_request
 
 BODY = rate_request(1000001, [message("2027-01-01", "2027-01-03", "101", "5001",

@@ -11,9 +11,9 @@ from hypothesis import strategies as st
 
 from workbench.ota.ns import parse_xml
 from workbench.ota.response import parse_response
-from workbench.sandbox.app import SandboxConfig
-from workbench.sandbox.fx import read_fx_table
-from workbench.sandbox.rates import WEEKDAYS, RateRules, canonical_amount, date_window
+from workbench.sandbox import SandboxConfig
+from workbench.sandbox.platform.fx import read_fx_table
+from workbench.sandbox.platform.rate_rules import WEEKDAYS, RateRules, canonical_amount, date_window
 from workbench.sandbox.testing import InProcess, message, rate_request
 
 TODAY = dt.date(2026, 12, 1)
@@ -203,8 +203,8 @@ def test_project_fx_table_covers_sample_currencies():
 
 @pytest.fixture(scope="module")
 def rules():
-    from workbench.sandbox.fx import FXTable
-    from workbench.sandbox.seed import load_registry
+    from workbench.sandbox.platform.fx import FXTable
+    from workbench.sandbox.platform.seed import load_registry
     return RateRules(load_registry(), FXTable({"EUR": Decimal(1), "JPY": Decimal(160)}))
 
 

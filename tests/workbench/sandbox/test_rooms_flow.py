@@ -16,11 +16,11 @@ from typer.testing import CliRunner
 from workbench.cli.sandbox import sandbox_app
 from workbench.ota.ns import OTA_NS
 from workbench.ota.response import parse_response
-from workbench.sandbox.app import SandboxConfig
-from workbench.sandbox.room_codes import load_room_codes
-from workbench.sandbox.rooms import deprecation
-from workbench.sandbox.rooms_rules import MAX_ROOM_TYPES
-from workbench.sandbox.server import run_sandbox
+from workbench.sandbox import SandboxConfig
+from workbench.sandbox.platform.families.rooms import deprecation
+from workbench.sandbox.platform.room_codes import load_room_codes
+from workbench.sandbox.platform.rooms_rules import MAX_ROOM_TYPES
+from workbench.sandbox.platform.server import run_sandbox
 from workbench.sandbox.testing import (
     DESCRIPTIVE_INFO_PATH,
     INV_NOTIF_PATH,

@@ -11,7 +11,7 @@ from lxml import etree
 
 from workbench.ota.ns import OTA_NS
 from workbench.ota.response import parse_response
-from workbench.sandbox.app import SandboxConfig
+from workbench.sandbox import SandboxConfig
 from workbench.sandbox.testing import InProcess, inv_notif_request, product
 
 TODAY = dt.date(2026, 12, 1)

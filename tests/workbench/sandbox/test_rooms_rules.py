@@ -10,10 +10,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from workbench.ota.response import parse_response
-from workbench.sandbox.app import SandboxConfig
-from workbench.sandbox.room_codes import default_room_codes
-from workbench.sandbox.room_state import Amenity
-from workbench.sandbox.rooms_rules import merge_amenities
+from workbench.sandbox import SandboxConfig
+from workbench.sandbox.platform.room_codes import default_room_codes
+from workbench.sandbox.platform.room_state import Amenity
+from workbench.sandbox.platform.rooms_rules import merge_amenities
 from workbench.sandbox.testing import InProcess, inv_notif_request, product
 
 TODAY = dt.date(2026, 12, 1)

@@ -12,8 +12,8 @@ from openpyxl import Workbook
 from workbench.ota.ns import parse_xml
 from workbench.ota.response import parse_response
 from workbench.platform.roomrates import parse_roomrates
-from workbench.sandbox.app import SandboxConfig
-from workbench.sandbox.seed import load_registry
+from workbench.sandbox import SandboxConfig
+from workbench.sandbox.platform.seed import load_registry
 from workbench.sandbox.testing import InProcess, message, rate_request
 
 FORM = {"Content-Type": "application/x-www-form-urlencoded"}

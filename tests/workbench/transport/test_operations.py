@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from workbench.sandbox.endpoints import BY_NAME, DEFAULT_LIMITS
+from workbench.sandbox.platform.families import BY_NAME, DEFAULT_LIMITS
 from workbench.transport import OPERATIONS, SPEC_LIMITS, operation
 
 

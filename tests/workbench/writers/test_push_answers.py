@@ -19,7 +19,7 @@ import pytest
 from workbench.config import Secret, Settings
 from workbench.flows.rates import check_rates, push_rates
 from workbench.platform.registry import fetch_registry
-from workbench.sandbox.app import SandboxConfig, create_app
+from workbench.sandbox import SandboxConfig, create_app
 from workbench.writers.attribution import field_of, parse_details, targets
 from workbench.writers.journal import Journal
 from workbench.writers.push import plan, rows_frame

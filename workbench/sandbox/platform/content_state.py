@@ -17,10 +17,10 @@ from datetime import UTC, datetime
 from lxml import etree
 
 from workbench.ota.ns import localname, parse_xml
-from workbench.sandbox.content_rules import path_all
-from workbench.sandbox.lookups import csv_text
-from workbench.sandbox.seed import Registry
-from workbench.sandbox.store import Store
+from workbench.sandbox.platform.content_rules import path_all
+from workbench.sandbox.platform.seed import Registry
+from workbench.sandbox.platform.store import Store
+from workbench.sandbox.platform.tables import csv_text
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS content_properties (hotel_code INTEGER PRIMARY KEY, custom_id TEXT, build_key TEXT,

@@ -16,7 +16,9 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from workbench.config import Secret, Settings
-from workbench.sandbox.app import Sandbox, SandboxConfig, create_app
+from workbench.sandbox.platform.app import create_app
+from workbench.sandbox.platform.config import SandboxConfig
+from workbench.sandbox.platform.pipeline import Sandbox
 from workbench.serving import (
     LOOPBACK,
     RunningServer,

@@ -1,6 +1,7 @@
-"""``OTA_HotelRateAmountNotif`` as the platform answers it: every rule of the rates catalog.
+"""``OTA_HotelRateAmountNotif`` as the platform answers it: every rule of the rates catalog (the
+handler is :mod:`workbench.sandbox.platform.families.rates`).
 
-:func:`check_rate_amounts` turns a parsed request into the cells to store, or into errors.
+:meth:`RateRules.check` turns a parsed request into the cells to store, or into errors.
 A request with any error changes nothing; warnings (``WARN_DUPLICATE_DATES``) accompany
 success. Amounts are exact ``Decimal`` values, stored in canonical text (``85.5``, ``100``).
 """
@@ -15,30 +16,17 @@ from decimal import Decimal
 from lxml import etree
 
 from workbench.ota.ns import localname
-from workbench.sandbox.fx import PRICE_CAP_EUR, FXTable
-from workbench.sandbox.seed import Registry
-from workbench.sandbox.store import NO_GUESTS
+from workbench.sandbox.platform.fx import PRICE_CAP_EUR, FXTable
+from workbench.sandbox.platform.issues import Issue
+from workbench.sandbox.platform.seed import Registry
+from workbench.sandbox.platform.store import NO_GUESTS
 
-SUPPORTED_VERSIONS = ("1.1",)
-DEFAULT_VERSION = "1.1"
 #: Weekday attribute -> Python weekday number; both the spec's and OTA 2003B's spellings.
 WEEKDAYS: dict[str, int] = {"Mon": 0, "Tue": 1, "Wed": 2, "Weds": 2, "Thu": 3, "Thur": 3, "Fri": 4, "Sat": 5, "Sun": 6}
 _DECIMAL = re.compile(r"^[+-]?(\d+(\.\d*)?|\.\d+)$")
 _INTEGER = re.compile(r"^\+?\d+$")
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 _TRUE, _FALSE = ("true", "1"), ("false", "0")
-
-
-@dataclass(frozen=True)
-class Issue:
-    """An ``Error`` or ``Warning`` to answer with; ``record_id`` names the ``RateAmountMessage``: its
-    ``LocatorID`` when the request gave one (OTA: "communicate back to the sender exactly which
-    transaction may have had a problem"), else its 1-based position."""
-
-    code: str
-    short_text: str
-    details: str = ""
-    record_id: int | str | None = None
 
 
 @dataclass

@@ -1,6 +1,6 @@
-"""Room types in the sandbox: the ``OTA_HotelInvNotif`` handler (create with ``New``, update with
+"""The rooms family, room types in the sandbox: the ``OTA_HotelInvNotif`` handler (create with ``New``, update with
 ``Overlay``, deactivate and reactivate with ``InvStatusType``; rules in
-:mod:`workbench.sandbox.rooms_rules`) and the ``OTA_HotelDescriptiveInfo`` handler (the active room
+:mod:`workbench.sandbox.platform.rooms_rules`) and the ``OTA_HotelDescriptiveInfo`` handler (the active room
 types of a property).
 
 ``OTA_HotelDescriptiveInfoRS`` is answered as the platform publishes it: no ``Success`` (content,
@@ -19,21 +19,21 @@ error from that day on.
 from __future__ import annotations
 
 from datetime import date
-from typing import TYPE_CHECKING
 
 from lxml import etree
 
 from workbench.ota.ns import OTA_NS, localname
-from workbench.sandbox.protocol import XML_DECLARATION, ota_body, ruid_comment, timestamp
-from workbench.sandbox.rates import Issue
-from workbench.sandbox.room_codes import RoomCodes
-from workbench.sandbox.room_state import Amenity, RoomType
-from workbench.sandbox.rooms_rules import attrs, check_inv_notif, children
+from workbench.sandbox.platform.calls import Call, Family, PlatformState, Reply
+from workbench.sandbox.platform.endpoints import ota
+from workbench.sandbox.platform.issues import Issue
+from workbench.sandbox.platform.protocol import XML_DECLARATION, ota_body, ruid_comment, timestamp
+from workbench.sandbox.platform.room_codes import RoomCodes
+from workbench.sandbox.platform.room_state import Amenity, RoomType
+from workbench.sandbox.platform.rooms_rules import attrs, check_inv_notif, children
 from workbench.transport.operations import DEPRECATIONS
 
-if TYPE_CHECKING:
-    from workbench.sandbox.app import Call, Reply, Sandbox
-
+INV_NOTIF = ota("OTA_HotelInvNotif", 75)
+DESCRIPTIVE_INFO = ota("OTA_HotelDescriptiveInfo", 100)
 SUNSET = DEPRECATIONS["OTA_HotelInvNotif"].sunset  # written once, in the operation catalogue
 DESCRIPTIVE_INFO_VERSION = "1.006"
 
@@ -53,7 +53,7 @@ def deprecation(provider_type: str, today: date) -> tuple[Issue | None, bool]:
                  f"on {SUNSET:%Y-%m-%d}; move to the Rooms and Facilities interfaces", f"provider_type={provider_type}"), False
 
 
-def _hotel(sb: Sandbox, raw: str | None) -> tuple[int | None, Issue | None]:
+def _hotel(sb: PlatformState, raw: str | None) -> tuple[int | None, Issue | None]:
     if not raw:
         return None, Issue("MISSING_HOTEL_CODE", "the request names no HotelCode")
     hotel = int(raw) if raw.isdigit() else None
@@ -64,10 +64,8 @@ def _hotel(sb: Sandbox, raw: str | None) -> tuple[int | None, Issue | None]:
     return hotel, None
 
 
-async def inv_notif(sb: Sandbox, call: Call) -> Reply:
+async def inv_notif(sb: PlatformState, call: Call) -> Reply:
     """``OTA_HotelInvNotif``: nothing changes when any error is found."""
-    from workbench.sandbox.app import Reply
-
     rs = "OTA_HotelInvNotifRS"
 
     def errors(*issues: Issue) -> Reply:
@@ -114,10 +112,8 @@ async def inv_notif(sb: Sandbox, call: Call) -> Reply:
     return Reply(200, body, "warnings" if warnings else "success")
 
 
-async def descriptive_info(sb: Sandbox, call: Call) -> Reply:
+async def descriptive_info(sb: PlatformState, call: Call) -> Reply:
     """``OTA_HotelDescriptiveInfo``: the active room types of each requested property."""
-    from workbench.sandbox.app import Reply
-
     rs = "OTA_HotelDescriptiveInfoRS"
 
     def errors(*issues: Issue) -> Reply:
@@ -182,3 +178,6 @@ def guest_room(rt: RoomType, codes: RoomCodes) -> etree._Element:
         tpa = etree.SubElement(el, _q("TPA_Extensions"))
         _set(etree.SubElement(tpa, _q("Occupancy")), MaxChildPayableOccupancy=rt.max_child_payable)
     return el
+
+
+FAMILY = Family("rooms", (INV_NOTIF, DESCRIPTIVE_INFO), {INV_NOTIF.name: inv_notif, DESCRIPTIVE_INFO.name: descriptive_info})

@@ -1,38 +1,34 @@
-"""The wire rules every sandbox endpoint shares: request ids, response bodies (OTA and B.XML),
-and the header checks of the spec's common rules (Host, Basic auth, Content-Type,
-Content-Encoding, Accept-Version)."""
+"""The wire rules every platform endpoint shares: request ids, response bodies (OTA, B.XML and the
+JSON envelope), the header checks of the spec's common rules (Host, Basic auth, Content-Type,
+Content-Encoding) and reading the body (XML or JSON)."""
 
 from __future__ import annotations
 
 import base64
 import binascii
 import gzip
+import json
 import os
 import secrets
 import zlib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import Any
 
 import brotli
 from lxml import etree
 
-from workbench.ota.ns import OTA_NS
+from workbench.ota.ns import OTA_NS, UnsafeXMLError, XMLSyntaxError, parse_xml
 from workbench.sandbox import lzw
-from workbench.sandbox.rates import Issue
+from workbench.sandbox.platform.endpoints import BXML, JSON, Endpoint
+from workbench.sandbox.platform.issues import Issue, Misuse
 
 #: Content codings the spec allows (common rules).
 ALLOWED_ENCODINGS = ("gzip", "compress", "deflate", "br", "identity", "*")
 XML_DECLARATION = b'<?xml version="1.0" encoding="UTF-8"?>\n'
-
-
-class Misuse(Exception):
-    """A request the platform does not serve as intended (wrong host, content type, encoding...)."""
-
-    def __init__(self, status: int, code: str, text: str, headers: Mapping[str, str] | None = None) -> None:
-        super().__init__(text)
-        self.status, self.code, self.text = status, code, text
-        self.headers = dict(headers or {})
+XML_MEDIA = "application/xml"
+JSON_MEDIA = "application/json"
 
 
 def new_ruid() -> str:
@@ -108,6 +104,38 @@ def bxml_body(root: etree._Element, ruid: str) -> bytes:
     return _with_ruid(root, ruid)
 
 
+def _json_issue(issue: Issue) -> dict[str, Any]:
+    item: dict[str, Any] = {"code": issue.code, "message": issue.short_text}
+    if issue.details:
+        item["description"] = issue.details
+    if issue.record_id is not None:
+        item["details"] = {"fields": [str(issue.record_id)]}
+    return item
+
+
+def json_body(ruid: str, data: Any = None, *, errors: Iterable[Issue] = (), warnings: Iterable[Issue] = ()) -> bytes:
+    """The modular APIs' envelope: ``{data, warnings[], errors[], meta: {ruid}}``; each issue is
+    ``{code, message, description?, details: {fields: [record_id]}?}``."""
+    return json.dumps({"data": data, "warnings": [_json_issue(w) for w in warnings],
+                       "errors": [_json_issue(e) for e in errors], "meta": {"ruid": ruid}},
+                      ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+
+
+def error_body(endpoint: Endpoint, ruid: str, code: str, text: str) -> bytes:
+    """A refusal in the endpoint's own format: OTA ``Errors``, a B.XML fault in its answer element,
+    or the JSON envelope with one error."""
+    if endpoint.fmt == BXML:
+        return bxml_fault(code, text, ruid, root=endpoint.answer_root)
+    if endpoint.fmt == JSON:
+        return json_body(ruid, errors=[Issue(code, text)])
+    return ota_body(endpoint.name + "RS", ruid, errors=[Issue(code, text)])
+
+
+def media_type(endpoint: Endpoint) -> str:
+    """The Content-Type of the endpoint's answers."""
+    return JSON_MEDIA if endpoint.fmt == JSON else XML_MEDIA
+
+
 # --- header checks ------------------------------------------------------------------------------
 
 def normalize_host(value: str, default_port: int = 443) -> str:
@@ -173,8 +201,10 @@ def sniff(body: bytes) -> str:
     return {b"<": "xml", b"{": "json", b"[": "json", b"": "empty"}.get(head, "other")
 
 
-def check_content_type(header: str | None, allowed: tuple[str, ...], body: bytes, name: str) -> None:
-    """The media type must be one the endpoint takes, its charset UTF-8, and the body must match it."""
+def check_content_type(header: str | None, allowed: tuple[str, ...], body: bytes, name: str,
+                       expect: str = "xml") -> None:
+    """The media type must be one the endpoint takes, its charset UTF-8, and the body must match it
+    (``expect``: ``xml`` or ``json``)."""
     media, _, params = (header or "").partition(";")
     media = media.strip().lower()
     if media not in allowed:
@@ -186,6 +216,33 @@ def check_content_type(header: str | None, allowed: tuple[str, ...], body: bytes
             raise Misuse(415, "MISUSE_CONTENT_TYPE", f"charset `{value.strip()}` is not accepted: request bodies "
                          "are UTF-8")
     kind = sniff(body)
-    if kind not in ("xml", "empty"):
-        raise Misuse(415, "MISUSE_CONTENT_TYPE", f"Content-Type `{media}` says XML but the body is {kind} "
-                     "(the Content-Type must match the body's format)")
+    if kind not in (expect, "empty"):
+        raise Misuse(415, "MISUSE_CONTENT_TYPE", f"Content-Type `{media}` says {expect.upper()} but the body is "
+                     f"{kind} (the Content-Type must match the body's format)")
+
+
+def parse_xml_body(body: bytes) -> etree._Element | None:
+    """The body's root element (None when empty), or :class:`Misuse` 400 ``INVALID_XML``."""
+    if not body.strip():
+        return None
+    try:
+        return parse_xml(body)
+    except UnsafeXMLError as exc:
+        raise Misuse(400, "INVALID_XML", str(exc)) from None
+    except XMLSyntaxError as exc:
+        where = f" (line {exc.line})" if exc.line else ""
+        raise Misuse(400, "INVALID_XML", f"the body is {exc}{where}") from None
+    except UnicodeDecodeError:
+        raise Misuse(400, "INVALID_XML", "the body is not UTF-8") from None
+
+
+def parse_json_body(body: bytes) -> Any:
+    """The body as JSON (None when empty), or :class:`Misuse` 400 ``INVALID_JSON``."""
+    if not body.strip():
+        return None
+    try:
+        return json.loads(body.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise Misuse(400, "INVALID_JSON", "the body is not UTF-8") from None
+    except ValueError as exc:
+        raise Misuse(400, "INVALID_JSON", f"the body is not valid JSON: {exc}") from None

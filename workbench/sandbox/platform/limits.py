@@ -11,7 +11,7 @@ import time
 from collections import deque
 from collections.abc import Callable, Mapping
 
-from workbench.sandbox.endpoints import ALL, DEFAULT_LIMITS
+from workbench.sandbox.platform.endpoints import ALL
 from workbench.transport.operations import (
     parse_limits,  # one parser for the client's and the sandbox's limits
 )
@@ -20,13 +20,14 @@ __all__ = ["SlidingWindowLimits", "parse_limits"]
 
 
 class SlidingWindowLimits:
-    """Admit or refuse calls; ``limits`` maps scope names (endpoint names, ``all``) to calls per window."""
+    """Admit or refuse calls; ``limits`` maps scope names (endpoint names, ``all``) to calls per window,
+    over ``defaults`` (the spec's table for the endpoints served: :func:`~workbench.sandbox.platform.endpoints.limits_of`)."""
 
     def __init__(self, limits: Mapping[str, int] | None = None, window: float = 60.0,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic, defaults: Mapping[str, int] | None = None) -> None:
         if window <= 0:
             raise ValueError("the limit window must be a positive number of seconds")
-        self.limits = {**DEFAULT_LIMITS, **(limits or {})}
+        self.limits = {**(defaults or {}), **(limits or {})}
         self.window = float(window)
         self._clock = clock
         self._seen: dict[tuple[str, str], deque[float]] = {}

@@ -1,4 +1,4 @@
-"""Local stand-in for the car search host ({demand_base_url}): a Starlette app with synthetic inventory.
+"""The car-search stand-in, for the car search host ({demand_base_url}): a Starlette app with synthetic inventory.
 
 Endpoints (all POST, JSON in and out; ``{v}`` is the configured version, ``3.1`` by default):
 

@@ -1,20 +1,15 @@
-"""Read operations: ``/hotels/xml/roomrates`` (rooms and their rate plans), ``/xml/currencies``
-and ``/xml/countries`` (code lists from CLDR via babel), and the sandbox-only CSVs of the facts
-the platform keeps to itself (``/_sandbox/room_rates.csv``; ``/_sandbox/properties.csv`` is
-:mod:`workbench.sandbox.content_state`'s, with the properties content created)."""
+"""The roomrates family: ``/hotels/xml/roomrates``, the rooms of a property and their rate plans
+(the facts it leaves out are in ``/_sandbox/room_rates.csv``, :mod:`workbench.sandbox.platform.tables`)."""
 
 from __future__ import annotations
 
-import csv
-import io
-from functools import lru_cache
-
-from babel import Locale
-from babel.numbers import get_currency_name, get_currency_precision, list_currencies
 from lxml import etree
 
 from workbench.ota.ns import localname
-from workbench.sandbox.seed import Registry
+from workbench.sandbox.platform.calls import Call, Family, PlatformState, Reply
+from workbench.sandbox.platform.endpoints import bxml
+from workbench.sandbox.platform.protocol import bxml_body, bxml_error
+from workbench.sandbox.platform.seed import Registry
 
 #: Shown on every rate (the fully flexible policy the spec applies when none is given).
 DEFAULT_POLICY = ("General", "152")
@@ -70,38 +65,13 @@ def roomrates(registry: Registry, hotel_id: int) -> etree._Element:
     return root
 
 
-def csv_text(header: list[str], rows: list[list[object]]) -> str:
-    """A CSV document (header row, then ``rows``) as the `/_sandbox/` reads answer it."""
-    out = io.StringIO()
-    w = csv.writer(out, lineterminator="\n")
-    w.writerow(header)
-    w.writerows(rows)
-    return out.getvalue()
+async def roomrates_handler(sb: PlatformState, call: Call) -> Reply:
+    try:
+        root = roomrates(sb.registry, requested_hotel(call.root))
+    except LookupError_ as exc:  # the platform answers these in a 200: <error>text</error>
+        return Reply(200, bxml_error(exc.text, call.ruid), "errors")
+    return Reply(200, bxml_body(root, call.ruid), "success")
 
 
-def room_rates_csv(registry: Registry) -> str:
-    """Every room-rate link, inactive ones too, with the facts ``roomrates`` does not send
-    (``ParentRatePlanCode``, ``FollowsPrice``): the headers of a registry's room-rates sheet."""
-    return csv_text(["HotelCode", "InvTypeCode", "RatePlanCode", "RateName", "Active", "ParentRatePlanCode",
-                 "FollowsPrice", "ReadOnly"],
-                [[r.hotel_code, r.inv_type_code, r.rate_plan_code, r.rate_name, int(r.active),
-                  r.parent_rate_plan_code or "", int(r.follows_price), int(r.read_only)] for r in registry.room_rates])
-
-
-@lru_cache(maxsize=1)
-def currencies() -> bytes:
-    root = etree.Element("currencies")
-    for code in sorted(list_currencies()):
-        if len(code) == 3 and code.isalpha():
-            etree.SubElement(root, "currency", code=code, name=get_currency_name(code, locale="en"),
-                             decimal_places=str(get_currency_precision(code)))
-    return etree.tostring(root, encoding="utf-8")
-
-
-@lru_cache(maxsize=1)
-def countries() -> bytes:
-    root = etree.Element("countries")
-    for code, name in sorted(Locale("en").territories.items()):
-        if len(code) == 2 and code.isalpha() and code not in ("ZZ", "XA", "XB", "EU", "EZ", "UN", "QO"):
-            etree.SubElement(root, "country", code=code, name=name)
-    return etree.tostring(root, encoding="utf-8")
+ROOMRATES = bxml("roomrates", "rooms")
+FAMILY = Family("roomrates", (ROOMRATES,), {ROOMRATES.name: roomrates_handler})

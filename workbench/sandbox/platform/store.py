@@ -1,6 +1,7 @@
 """The sandbox's state in SQLite: registry (properties, rooms, room-rate links), the accepted
 rates calendar, the request log and the machine account. A file under ``--state-dir`` keeps it
-across restarts; without one it lives in memory."""
+across restarts (a state made by an older sandbox gains the columns added since); without one it
+lives in memory. Families keep their own tables in the same database (:meth:`Store.locked`)."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from dataclasses import astuple
 from datetime import UTC, datetime
 from pathlib import Path
 
-from workbench.sandbox.seed import Property, Registry, Room, RoomRate
+from workbench.sandbox.platform.seed import Property, Registry, Room, RoomRate
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -30,13 +31,17 @@ CREATE TABLE IF NOT EXISTS rates (hotel_code INTEGER, inv_type_code TEXT, rate_p
     guests INTEGER, amount TEXT, currency TEXT, amount_type TEXT, ruid TEXT, updated_at TEXT,
     PRIMARY KEY (hotel_code, inv_type_code, rate_plan_code, date, guests));
 CREATE TABLE IF NOT EXISTS requests (id INTEGER PRIMARY KEY AUTOINCREMENT, time TEXT, endpoint TEXT,
-    status INTEGER, ruid TEXT, host TEXT, account TEXT, outcome TEXT, duration_ms REAL);
+    status INTEGER, ruid TEXT, host TEXT, account TEXT, outcome TEXT, duration_ms REAL, method TEXT, path TEXT);
 """
+#: Columns added to a table after its first release: a kept state gains them on start.
+ADDED_COLUMNS = {"requests": ("method TEXT", "path TEXT")}
 
 #: Columns of ``GET /_sandbox/rates.csv`` (the issue's contract).
 RATES_CSV_COLUMNS = ("HotelCode", "InvTypeCode", "RatePlanCode", "Date", "NumberOfGuests", "Amount", "CurrencyCode")
-#: Columns of ``GET /_sandbox/requests.csv``.
-REQUESTS_CSV_COLUMNS = ("time", "endpoint", "status", "ruid", "host", "account", "outcome", "duration_ms")
+#: Columns of ``GET /_sandbox/requests.csv``: ``method`` and ``path`` are the HTTP method and the path
+#: called (the short form too, e.g. ``/ota/OTA_HotelInvNotif``), added last.
+REQUESTS_CSV_COLUMNS = ("time", "endpoint", "status", "ruid", "host", "account", "outcome", "duration_ms",
+                        "method", "path")
 
 #: ``guests`` value stored when a price carries no NumberOfGuests.
 NO_GUESTS = 0
@@ -44,6 +49,15 @@ NO_GUESTS = 0
 
 def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds")
+
+
+def _add_columns(db: sqlite3.Connection) -> None:
+    """Give a state made by an older sandbox the columns added since (``ADDED_COLUMNS``)."""
+    for table, columns in ADDED_COLUMNS.items():
+        have = {row[1] for row in db.execute(f"PRAGMA table_info({table})")}
+        for column in columns:
+            if column.split()[0] not in have:
+                db.execute(f"ALTER TABLE {table} ADD COLUMN {column}")
 
 
 class Store:
@@ -61,6 +75,7 @@ class Store:
                 self._db.execute("PRAGMA journal_mode=WAL")
                 self._db.execute("PRAGMA synchronous=NORMAL")
             self._db.executescript(SCHEMA)
+            _add_columns(self._db)
 
     def close(self) -> None:
         with self._lock:
@@ -69,7 +84,7 @@ class Store:
     @contextmanager
     def locked(self) -> Iterator[sqlite3.Connection]:
         """The connection under the store's lock, for modules keeping their own tables
-        (:mod:`workbench.sandbox.room_state`). Autocommit: wrap writes in ``BEGIN``/``COMMIT``."""
+        (:mod:`workbench.sandbox.platform.room_state`). Autocommit: wrap writes in ``BEGIN``/``COMMIT``."""
         with self._lock:
             yield self._db
 
@@ -135,11 +150,12 @@ class Store:
 
     # --- request log ----------------------------------------------------------------------------
     def log_request(self, endpoint: str, status: int, ruid: str, host: str, account: str, outcome: str,
-                    duration_ms: float) -> None:
+                    duration_ms: float, method: str = "", path: str = "") -> None:
         with self._lock:
-            self._db.execute("INSERT INTO requests (time, endpoint, status, ruid, host, account, outcome, duration_ms) "
-                             "VALUES (?,?,?,?,?,?,?,?)",
-                             (_now(), endpoint, status, ruid, host, account, outcome, round(duration_ms, 2)))
+            self._db.execute("INSERT INTO requests (time, endpoint, status, ruid, host, account, outcome, duration_ms, "
+                             "method, path) VALUES (?,?,?,?,?,?,?,?,?,?)",
+                             (_now(), endpoint, status, ruid, host, account, outcome, round(duration_ms, 2), method,
+                              path))
 
     def requests_csv(self) -> str:
         out = io.StringIO()

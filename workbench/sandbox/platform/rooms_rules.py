@@ -19,8 +19,8 @@ from dataclasses import dataclass, field
 from lxml import etree
 
 from workbench.ota.ns import localname
-from workbench.sandbox.rates import Issue
-from workbench.sandbox.room_codes import (
+from workbench.sandbox.platform.issues import Issue
+from workbench.sandbox.platform.room_codes import (
     KITCHEN_CODES,
     KITCHEN_RECOMMENDED,
     KITCHEN_REQUIRED,
@@ -29,7 +29,7 @@ from workbench.sandbox.room_codes import (
     SUBROOM_TYPES,
     RoomCodes,
 )
-from workbench.sandbox.room_state import Amenity, RoomType, SubRoom
+from workbench.sandbox.platform.room_state import Amenity, RoomType, SubRoom
 
 MAX_ROOM_TYPES = 100
 _INT = re.compile(r"^\+?\d+$")

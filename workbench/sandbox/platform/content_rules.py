@@ -19,9 +19,9 @@ from datetime import date
 from lxml import etree
 
 from workbench.ota.ns import child, children, localname
-from workbench.sandbox import country_facts
-from workbench.sandbox.city_tax import CityTaxCategory, same_city
-from workbench.sandbox.rates import Issue
+from workbench.sandbox.platform import country_facts
+from workbench.sandbox.platform.city_tax import CityTaxCategory, same_city
+from workbench.sandbox.platform.issues import Issue
 
 PROFILE_TYPES = ("general", "contract", "reservations", "invoices", "availability", "site_content", "parity",
                  "requests", "central_reservations", "PhysicalLocation")

@@ -17,8 +17,8 @@ from pathlib import Path
 from openpyxl import load_workbook
 
 from workbench.paths import SAMPLES
-from workbench.sandbox.seed import Registry
-from workbench.sandbox.store import Store
+from workbench.sandbox.platform.seed import Registry
+from workbench.sandbox.platform.store import Store
 
 DEFAULT_PLATFORM_ROOMS = SAMPLES / "platform_rooms.xlsx"
 

@@ -1,4 +1,4 @@
-"""Property content in the sandbox: the ``OTA_HotelDescriptiveContentNotif`` handler (spec E4) and
+"""The content family, property content in the sandbox: the ``OTA_HotelDescriptiveContentNotif`` handler (spec E4) and
 the ``/xml/citytaxcategory`` lookup (E5).
 
 - ``New`` creates a property: a HotelCode is assigned and answered as ``UniqueID Type="10" ID=…``
@@ -18,22 +18,22 @@ A request with any error changes nothing (``Errors`` only, HTTP 200), as the oth
 from __future__ import annotations
 
 from datetime import date
-from typing import TYPE_CHECKING
 
 from lxml import etree
 
 from workbench.ota.ns import OTA_NS, localname
-from workbench.sandbox import city_tax
-from workbench.sandbox.content_rules import REQUIRED_PROFILES, attr, check_content, path_all
-from workbench.sandbox.content_state import CLOSED, OPEN, ContentProperty, build_key
-from workbench.sandbox.protocol import bxml_body, bxml_error, ota_body
-from workbench.sandbox.rates import Issue
+from workbench.sandbox.platform import city_tax
+from workbench.sandbox.platform.calls import Call, Family, PlatformState, Reply
+from workbench.sandbox.platform.content_rules import REQUIRED_PROFILES, attr, check_content, path_all
+from workbench.sandbox.platform.content_state import CLOSED, OPEN, ContentProperty, build_key
+from workbench.sandbox.platform.endpoints import bxml, ota
+from workbench.sandbox.platform.issues import Issue
+from workbench.sandbox.platform.protocol import bxml_body, bxml_error, ota_body
 from workbench.transport.operations import DEPRECATIONS
 
-if TYPE_CHECKING:
-    from workbench.sandbox.app import Call, Reply, Sandbox
-
 OPERATION = "OTA_HotelDescriptiveContentNotif"
+CONTENT_NOTIF = ota(OPERATION, 75)
+CITY_TAX = bxml("citytaxcategory", "citytaxcategories")
 RS = OPERATION + "RS"
 DEPRECATION = DEPRECATIONS[OPERATION]  # written once, in the operation catalogue
 RESPONSE_VERSION = "1.0"
@@ -52,8 +52,6 @@ def deprecation(today: date) -> tuple[Issue, bool]:
 def _answer(call: Call, *, errors: list[Issue] | None = None, warnings: list[Issue] | None = None,
             hotel_code: int | None = None, target: str | None = None, status: int = 200) -> Reply:
     """``Success`` (+ ``Warnings``) + ``UniqueID Type="10" ID=…``, or ``Errors``; ``Target`` echoed."""
-    from workbench.sandbox.app import Reply
-
     extra = []
     if hotel_code is not None and not errors:
         extra.append(etree.Element(f"{{{OTA_NS}}}UniqueID", Type="10", ID=str(hotel_code)))
@@ -65,7 +63,7 @@ def _answer(call: Call, *, errors: list[Issue] | None = None, warnings: list[Iss
     return Reply(status, body, "rejected" if status >= 400 else outcome)
 
 
-async def content_notif(sb: Sandbox, call: Call) -> Reply:
+async def content_notif(sb: PlatformState, call: Call) -> Reply:
     """``OTA_HotelDescriptiveContentNotif``: checks, then create / overlay / BuildHotel."""
     root = call.root
     if root is None:
@@ -145,7 +143,7 @@ async def content_notif(sb: Sandbox, call: Call) -> Reply:
     return _answer(call, warnings=warnings, hotel_code=prop.hotel_code, target=target)
 
 
-def _currency_of(sb: Sandbox, existing: ContentProperty | None, hotel_raw: str | None) -> str | None:
+def _currency_of(sb: PlatformState, existing: ContentProperty | None, hotel_raw: str | None) -> str | None:
     """The property's currency as the platform holds it (content sent before, else the registry)."""
     if existing is not None and existing.currency:
         return existing.currency
@@ -155,12 +153,13 @@ def _currency_of(sb: Sandbox, existing: ContentProperty | None, hotel_raw: str |
     return None
 
 
-async def citytaxcategory(sb: Sandbox, call: Call) -> Reply:
+async def citytaxcategory(sb: PlatformState, call: Call) -> Reply:
     """``/xml/citytaxcategory``: the city tax categories, filtered by ``<country>``/``<city>``."""
-    from workbench.sandbox.app import Reply
-
     try:
         country, city = city_tax.filters(call.root)
     except city_tax.CityTaxRequestError as exc:
         return Reply(200, bxml_error(str(exc), call.ruid), "errors")
     return Reply(200, bxml_body(city_tax.citytaxcategories(country, city), call.ruid), "success")
+
+
+FAMILY = Family("content", (CONTENT_NOTIF, CITY_TAX), {CONTENT_NOTIF.name: content_notif, CITY_TAX.name: citytaxcategory})
