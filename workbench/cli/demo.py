@@ -181,7 +181,7 @@ def _live(out: Path, console: Console, wrote: Written) -> str:
     shutil.rmtree(state, ignore_errors=True)  # a fresh platform and journal each demo
     for suffix in ("", "-wal", "-shm", ".lock", ".lock.json"):
         Path(str(journal) + suffix).unlink(missing_ok=True)
-    with run_sandbox(state, today=DEMO_AS_OF) as sb:
+    with run_sandbox(state, today=DEMO_AS_OF, auth="platform") as sb:
         console.print("a sandbox of the platform serves HTTPS on 127.0.0.1 for steps 3 and 4 (stopped after them)")
         wrote(state, "the sandbox's state: its database, TLS files (test CA)")
         wrote(sb.connection_file, "the sandbox's client settings (kept for the record; the sandbox is stopped)")
@@ -320,7 +320,7 @@ def _health(out: Path, console: Console, target: str, wrote: Written) -> None:
     from workbench.sandbox import run_sandbox
 
     console.rule("6. Property health: what will stop guests booking, told to each property")
-    with run_sandbox(out / "sandbox", today=DEMO_AS_OF) as sb:  # the platform as steps 3-4 left it
+    with run_sandbox(out / "sandbox", today=DEMO_AS_OF, auth="platform") as sb:  # the platform as steps 3-4 left it
         health = property_health(sb.settings, journal=out / "journal.sqlite", target=target, as_of=DEMO_AS_OF,
                                  registry=SAMPLE_REGISTRY)
     console.print(health.summary().to_string(index=False))
@@ -352,7 +352,7 @@ def _content(out: Path, console: Console, wrote: Written) -> None:
     journal = out / "content-journal.sqlite"
     for suffix in ("", "-wal", "-shm", ".lock", ".lock.json"):
         Path(str(journal) + suffix).unlink(missing_ok=True)
-    with run_sandbox(state, today=DEMO_AS_OF, rtb_enabled=True) as sb:
+    with run_sandbox(state, today=DEMO_AS_OF, rtb_enabled=True, auth="platform") as sb:
         console.print("a sandbox of the platform, its provider allowed request to book (content_api_rtb_enabled)")
         wrote(state, "the content sandbox's state")
         settings = sb.settings.with_(content_api_rtb_enabled=True)

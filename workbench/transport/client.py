@@ -32,6 +32,7 @@ from workbench.transport.errors import ConfigurationError, TokenRefused, TokenUn
 from workbench.transport.limiter import SlidingWindowLimiter
 from workbench.transport.operations import PCI, SPEC_LIMITS, Operation, operation, parse_limits
 from workbench.transport.platform_date import (
+    SUNSET,
     basic_refused,
     check_accept_version,
     header_notices,
@@ -282,8 +283,8 @@ class PlatformClient:
         version = self.headers(op).get("Accept-Version", "")
         sunset = sunset_refusal(op.name, status, said, response.headers, version=version,
                                 provider_type=self.settings.connection.provider_type)
-        if sunset:
-            return replace(verdict, error=sunset, fatal=True, deprecations=header_notices(response.headers))
+        if sunset:  # said first, before the platform's own errors: what to use instead
+            return replace(verdict, error=sunset, fatal=True, refusals=(Notice("error", SUNSET, sunset),))
         if status == 401 and self._basic:
             error, scheme_gone = basic_refused(said)
             return replace(verdict, error=error, fatal=True, deprecations=header_notices(response.headers),
@@ -369,11 +370,13 @@ class _Verdict:
     maybe_applied: bool = False
     fatal: bool = False
     deprecations: tuple[Notice, ...] = ()
+    refusals: tuple[Notice, ...] = ()
     stop: Exception | None = None  # a settings problem to raise once the run's calls in flight are in
 
     def result(self, op: Operation, context: Any, history: tuple[Attempt, ...], seconds: float) -> Result:
         return Result(op.name, self.outcome, self.status, self.response, self.ruid, len(history), history, context,
                       self.body, self.error, self.maybe_applied, self.fatal, seconds, deprecations=self.deprecations,
+                      refusals=self.refusals,
                       extra={"stop": self.stop} if self.stop is not None else {})
 
 

@@ -88,6 +88,9 @@ def cet_today(now: dt.datetime | None = None) -> dt.date:
 
 #: the spec's scheme (Authentication 1): the name the catalogue gives HTTP Basic with username and password
 BASIC_AUTH = "Basic authentication"
+#: where a machine account of type API token gets its token (the path; the host is the platform's auth host)
+EXCHANGE_PATH = "/token-based-authentication/exchange"
+EXCHANGE_PATH_HINT = f"exchange its client id and secret at POST {EXCHANGE_PATH}"
 
 
 @dataclass(frozen=True)

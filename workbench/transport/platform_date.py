@@ -33,6 +33,8 @@ from workbench.transport.operations import (
 
 #: the code of a result's warning taken from the answer's headers
 DEPRECATED = "DEPRECATED"
+#: the code of the error the client adds to a sunset's refusal (``sunset: use …``)
+SUNSET = "SUNSET"
 _WARNING = re.compile(r'^\s*(\d{3})\s+\S+\s+"((?:[^"\\]|\\.)*)"')
 
 
@@ -77,8 +79,7 @@ def sunset_refusal(operation: str, status: int, said: str, headers: Mapping[str,
     if not gone and "sunset" not in said.lower() and not headers.get("sunset"):
         return None
     entry = sorted(gone or entries, key=lambda d: (not d.version, d.sunset))[0]
-    return f"sunset: use {entry.replacement} ({entry.subject} was sunset on {entry.sunset:%Y-%m-%d}{entry.whom}; " \
-           f"the platform answered {said or 'HTTP 400'})"
+    return f"sunset: use {entry.replacement} ({entry.subject} was sunset on {entry.sunset:%Y-%m-%d}{entry.whom})"
 
 
 def basic_refused(said: str, today: dt.date | None = None) -> tuple[str, bool]:

@@ -46,6 +46,7 @@ class Result:
     seconds: float = 0.0
     extra: dict[str, Any] = field(default_factory=dict)
     deprecations: tuple[Notice, ...] = ()  # what the answer's headers announce (code DEPRECATED)
+    refusals: tuple[Notice, ...] = ()  # what the client read in the refusal (code SUNSET: what to use instead)
 
     @property
     def ok(self) -> bool:
@@ -53,7 +54,8 @@ class Result:
 
     @property
     def errors(self) -> tuple[Notice, ...]:
-        return self.response.errors if self.response else ()
+        """What the client read in a refusal (a sunset: what to use instead), then the answer's errors."""
+        return (*self.refusals, *(self.response.errors if self.response else ()))
 
     @property
     def warnings(self) -> tuple[Notice, ...]:

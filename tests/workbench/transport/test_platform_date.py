@@ -155,6 +155,8 @@ def test_a_sunset_400_is_reported_as_sunset_and_not_retried() -> None:
     assert result.error is not None and result.error.startswith(
         "sunset: use the modular Rooms and Facilities interfaces (OTA_HotelInvNotif was sunset on 2026-12-31 for "
         "the Home provider type")
+    assert [n.code for n in result.errors] == ["SUNSET", "SUNSET"] and result.errors[0].message == result.error
+    assert result.warnings == ()  # the Sunset header of a refusal is no deprecation warning
 
 
 def test_a_401_to_basic_says_how_to_switch_and_a_run_stops_with_it() -> None:
