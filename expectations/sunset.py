@@ -61,8 +61,8 @@ def sunset_content(parts: Mapping[str, pd.DataFrame], gone: Iterable[GoneElement
                                for s, sh in zip(sub["source"], sub["sheet"], strict=True)], index=sub.index)
             found.append(issues_where(
                 frame, mask, column=names, value=sub[f.name].map(_text), rule=RULE, severity="error",
-                message=f"`{element.path}` was sunset on {element.sunset:%Y-%m-%d} and the platform refuses it; "
-                        f"instead: {element.instead}"))
+                message=f"`{element.path}` was sunset on {element.sunset:%Y-%m-%d} and the platform refuses it: use "
+                        f"{element.instead}"))
     return combine(found) if found else empty_issues()
 
 

@@ -182,10 +182,10 @@ CATALOGUE: tuple[Deprecation, ...] = (
     Deprecation("OTA_HotelAvailNotif", dt.date(2024, 2, 14), "version 1.1", version="1.0", source=_DEPRECATION_PAGE),
     Deprecation("availability", dt.date(2024, 1, 15), "version 1.1", version="1.0", source=_DEPRECATION_PAGE),
     Deprecation("los_pricing", dt.date(2024, 6, 10), "version 1.1", version="1.0", source=_DEPRECATION_PAGE),
-    Deprecation("OTA_HotelDescriptiveContentNotif", dt.date(2023, 6, 30), "nothing: the platform no longer "
-                "takes attractions; leave these rows out (clear the sheet)", element="AreaInfo/Attractions", source=_DEPRECATION_PAGE),
-    Deprecation("OTA_HotelDescriptiveContentNotif", dt.date(2023, 6, 30), "nothing: the platform no longer "
-                "takes the property's relative positions (transport); leave these rows out (clear the sheet)",
+    Deprecation("OTA_HotelDescriptiveContentNotif", dt.date(2023, 6, 30), "nothing: leave these rows out "
+                "(clear the sheet); the platform no longer takes attractions", element="AreaInfo/Attractions", source=_DEPRECATION_PAGE),
+    Deprecation("OTA_HotelDescriptiveContentNotif", dt.date(2023, 6, 30), "nothing: leave these rows out "
+                "(clear the sheet); the platform no longer takes the property's relative positions (transport)",
                 element="HotelInfo/RelativePositions", source=_DEPRECATION_PAGE),
     Deprecation(BASIC_AUTH, dt.date(2025, 12, 31), "token-based authentication: a machine account of type API "
                 "token (WORKBENCH_AUTH=token, WORKBENCH_CLIENT_ID, WORKBENCH_CLIENT_SECRET, WORKBENCH_AUTH_URL; "

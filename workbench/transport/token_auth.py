@@ -144,11 +144,11 @@ class TokenSource:
         self.cache.write(state)  # counted before it is sent: a lost answer still used the budget
         try:
             fresh = await self._exchange()
-        except _NotSent:
+        except _NotSent as exc:
             state.exchanges.remove(now)
             self.cache.write(state)
-            raise TokenUnavailable(f"could not reach the token exchange `{self.url}`: try again later, or check "
-                                   "WORKBENCH_AUTH_URL") from None
+            raise TokenUnavailable(f"could not reach the token exchange `{self.url}` ({exc}): try again later, or "
+                                   "check WORKBENCH_AUTH_URL (and WORKBENCH_CA_BUNDLE)") from None
         self.cache.write(CacheState(fresh, state.exchanges))
         self._held = fresh
         return fresh.value
@@ -166,8 +166,8 @@ class TokenSource:
                                    headers=self.headers, follow_redirects=False)
         try:
             response = await client.post(self.url, json=body, headers={"Accept": "application/json"})
-        except _NOT_SENT:
-            raise _NotSent() from None
+        except _NOT_SENT as exc:
+            raise _NotSent(" ".join(str(exc).split())[:160] or type(exc).__name__) from None
         except httpx.TransportError as exc:
             raise TokenUnavailable(f"the token exchange `{self.url}` did not answer ({type(exc).__name__}): try "
                                    "again later") from None

@@ -33,7 +33,6 @@ from workbench.transport.token_cache import BUDGET
 pytestmark = pytest.mark.slow
 
 RATES = str(SAMPLES / "rates.xlsx")
-ROOMS = str(SAMPLES / "rooms.xlsx")
 DAY = "2026-12-01"
 EXCHANGE = "token-exchange"
 
@@ -60,13 +59,40 @@ class Live:
     def calls(self, endpoint: str | None = None) -> list[dict[str, str]]:
         return [r for r in self.log() if r["endpoint"] != EXCHANGE and endpoint in (None, r["endpoint"])]
 
-    def cli(self, *args: str, cwd: Path, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-        return run_cli([*args, "--env-file", str(self.env_file)], cwd=cwd, env=env)
+    def cli(self, *args: str, cwd: Path, env_file: Path | None = None,
+            env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+        return run_cli([*args, "--env-file", str(env_file or self.env_file)], cwd=cwd, env=env)
+
+    def env_with(self, path: Path, **settings: str) -> Path:
+        """A copy of connection.env with these settings (``WORKBENCH_<NAME>``) set."""
+        keep = [ln for ln in self.env_file.read_text().splitlines()
+                if ln.split("=", 1)[0] not in {f"WORKBENCH_{k.upper()}" for k in settings}]
+        path.write_text("\n".join([*keep, *(f"WORKBENCH_{k.upper()}={v}" for k, v in settings.items())]) + "\n")
+        return path
 
     def token(self) -> str:
         """The token in the shared cache (to look for it where it must never be)."""
         [cached] = Path(self.settings.token_cache).glob("*.json")
         return json.loads(cached.read_text())["token"]["value"]
+
+
+def new_room(tmp_path: Path) -> Path:
+    """A rooms workbook with no error: one new room type for the sample's property 1000005."""
+    from openpyxl import Workbook
+
+    path = tmp_path / "new-room.xlsx"
+    wb = Workbook()
+    wb.active.title = "Rooms"
+    wb.active.append(["HotelCode", "InvCode", "RoomID", "RoomType", "RoomTypeName", "MaxOccupancy",
+                      "MaxAdultOccupancy", "MaxChildOccupancy", "NonSmoking"])
+    wb.active.append([1000005, None, 5101, "Chalet", "Family Chalet", 6, 4, 2, 1])
+    wb.save(path)
+    return path
+
+
+def errors(run: subprocess.CompletedProcess[str]) -> list[str]:
+    """The error lines of a command (its progress bars share stderr)."""
+    return [ln for ln in run.stderr.splitlines() if ln.startswith("Error:")]
 
 
 @contextmanager
@@ -116,7 +142,7 @@ def test_commands_and_dask_workers_share_one_token_per_lifetime(tmp_path: Path) 
         # the token's renewal comes less than 6 s (a tenth of its lifetime) before its end: one more exchange
         issued = time.time()
         time.sleep(max(0.0, 55 - (time.time() - issued)))
-        for cmd in (["fetch", "rooms", "--hotel", "1000001", "--out", str(tmp_path / "r.csv")],
+        for cmd in (["fetch", "rooms", "--hotel", "1000001", "--out", str(tmp_path / "r.xlsx")],
                     ["health", "--hotel", "1000004", "--journal", str(tmp_path / "j1.sqlite")]):
             run = sb.cli(*cmd, cwd=tmp_path)
             assert run.returncode in (0, 1), run.stdout + run.stderr
@@ -128,11 +154,12 @@ def test_rooms_content_and_health_authenticate_with_the_token(tmp_path: Path) ->
 
     content = _fixed_content(tmp_path / "content.xlsx")
     with serve(tmp_path, "--today", DAY, "--rtb-enabled") as sb:
-        for cmd in (["push", "rooms", ROOMS, "--skip-invalid", "--journal", str(tmp_path / "rooms.sqlite")],
-                    ["fetch", "rooms", "--hotel", "1000001", "--out", str(tmp_path / "rooms.csv")],
+        rtb = sb.env_with(tmp_path / "rtb.env", content_api_rtb_enabled="true")
+        for cmd in (["push", "rooms", str(new_room(tmp_path)), "--mapping", str(tmp_path / "mapping.csv")],
+                    ["fetch", "rooms", "--hotel", "1000001", "--out", str(tmp_path / "rooms.xlsx")],
                     ["push", "content", str(content), "--journal", str(tmp_path / "content.sqlite")],
                     ["health", "--hotel", "1000004", "--journal", str(tmp_path / "j.sqlite")]):
-            run = sb.cli(*cmd, cwd=tmp_path)
+            run = sb.cli(*cmd, cwd=tmp_path, env_file=rtb)
             assert run.returncode in (0, 1) and "Traceback" not in run.stderr, run.stdout + run.stderr
         called = {r["endpoint"] for r in sb.calls()}
         assert {"OTA_HotelInvNotif", "OTA_HotelDescriptiveInfo", "OTA_HotelDescriptiveContentNotif"} <= called
@@ -144,8 +171,10 @@ def test_the_cache_survives_kill_9_of_a_process_holding_its_lock(tmp_path: Path)
     holder = """
 import asyncio, sys, time
 from workbench.config import Settings
+from workbench.transport import ssl_context
 from workbench.transport.token_auth import TokenSource
-source = TokenSource(Settings.from_file(sys.argv[1]).connection)
+settings = Settings.from_file(sys.argv[1])
+source = TokenSource(settings.connection, verify=ssl_context(settings.ca_bundle))
 asyncio.run(source.token())
 source.cache.lock.acquire()
 print("holding", flush=True)
@@ -158,7 +187,7 @@ time.sleep(120)
         os.kill(proc.pid, signal.SIGKILL)
         proc.wait(10)
         started = time.monotonic()
-        run = sb.cli("fetch", "rooms", "--hotel", "1000001", "--out", str(tmp_path / "r.csv"), cwd=tmp_path)
+        run = sb.cli("fetch", "rooms", "--hotel", "1000001", "--out", str(tmp_path / "r.xlsx"), cwd=tmp_path)
         assert run.returncode == 0, run.stdout + run.stderr
         assert time.monotonic() - started < 60  # not stuck behind the dead holder's lock
         assert len(sb.exchanges()) == 1  # the killed process's token, from the cache
@@ -166,14 +195,14 @@ time.sleep(120)
 
 def test_a_401_with_an_expired_token_renews_it_once(tmp_path: Path) -> None:
     with serve(tmp_path, "--today", DAY, "--token-lifetime", "3") as sb:
-        first = sb.cli("fetch", "rooms", "--hotel", "1000001", "--out", str(tmp_path / "a.csv"), cwd=tmp_path)
+        first = sb.cli("fetch", "rooms", "--hotel", "1000001", "--out", str(tmp_path / "a.xlsx"), cwd=tmp_path)
         assert first.returncode == 0, first.stdout + first.stderr
         [cached] = Path(sb.settings.token_cache).glob("*.json")
         data = json.loads(cached.read_text())
         data["token"]["expires_at"] = time.time() + 3600  # this machine thinks it is still good
         cached.write_text(json.dumps(data))
         time.sleep(4)  # the platform's clock: expired
-        again = sb.cli("fetch", "rooms", "--hotel", "1000001", "--out", str(tmp_path / "b.csv"), cwd=tmp_path)
+        again = sb.cli("fetch", "rooms", "--hotel", "1000001", "--out", str(tmp_path / "b.xlsx"), cwd=tmp_path)
         assert again.returncode == 0, again.stdout + again.stderr
         assert len(sb.exchanges()) == 2
         assert [r["status"] for r in sb.calls()].count("401") == 1
@@ -183,12 +212,12 @@ def test_the_31st_exchange_of_an_hour_is_never_attempted(tmp_path: Path) -> None
     code = """
 import asyncio, sys
 from workbench.config import Settings
-from workbench.transport import TokenBudgetExhausted
+from workbench.transport import TokenBudgetExhausted, ssl_context
 from workbench.transport.token_auth import TokenSource
 from workbench.transport.token_cache import CacheState
-connection = Settings.from_file(sys.argv[1]).connection
-for n in range(31):
-    source = TokenSource(connection)  # a new process each time, the token lost: only the count is kept
+settings = Settings.from_file(sys.argv[1])
+for n in range(31):  # a new process each time, the token lost: only the count is kept
+    source = TokenSource(settings.connection, verify=ssl_context(settings.ca_bundle))
     source.cache.write(CacheState(None, source.cache.read().exchanges))
     try:
         asyncio.run(source.token())
@@ -203,7 +232,7 @@ for n in range(31):
         push = sb.cli("push", "rates", RATES, "--skip-invalid", "--as-of", DAY, "--journal", str(journal),
                       "--no-fetch-registry", cwd=tmp_path)
         assert push.returncode == 2, push.stdout + push.stderr
-        [line] = push.stderr.strip().splitlines()
+        [line] = errors(push)
         assert "made its 30 token exchanges of the last hour" in line and "next is allowed at" in line
         assert len(sb.exchanges()) == BUDGET and not sb.calls("OTA_HotelRateAmountNotif")
         with sqlite3.connect(journal) as db:
@@ -214,24 +243,21 @@ for n in range(31):
 def test_basic_after_2025_gets_one_line_on_how_to_switch(tmp_path: Path) -> None:
     with serve(tmp_path, "--today", DAY) as sb:
         s = sb.settings
-        basic = {"WORKBENCH_AUTH": "basic", "WORKBENCH_USERNAME": s.username,
-                 "WORKBENCH_PASSWORD": s.password.reveal()}
+        basic = sb.env_with(tmp_path / "basic.env", auth="basic")  # the username and password are valid
         run = sb.cli("push", "rates", RATES, "--skip-invalid", "--as-of", DAY, "--no-fetch-registry", "--journal",
-                     str(tmp_path / "j.sqlite"), cwd=tmp_path, env=basic)
+                     str(tmp_path / "j.sqlite"), cwd=tmp_path, env_file=basic)
         assert run.returncode == 2, run.stdout + run.stderr
-        [line] = run.stderr.strip().splitlines()
+        [line] = errors(run)
         assert "no longer takes Basic authentication (sunset on 2025-12-31)" in line
         assert "WORKBENCH_AUTH=token" in line and "WORKBENCH_CLIENT_ID" in line
         assert {r["status"] for r in sb.calls()} == {"401"} and len(sb.calls()) <= s.max_in_flight
     with serve(tmp_path, "--today", "2025-12-31", name="before") as sb:  # the last day Basic is taken
-        s = sb.settings
-        run = sb.cli("fetch", "rooms", "--hotel", "1000001", "--out", str(tmp_path / "r.csv"), cwd=tmp_path,
-                     env={"WORKBENCH_AUTH": "basic", "WORKBENCH_USERNAME": s.username,
-                          "WORKBENCH_PASSWORD": s.password.reveal()})
+        run = sb.cli("fetch", "rooms", "--hotel", "1000001", "--out", str(tmp_path / "r.xlsx"), cwd=tmp_path,
+                     env_file=sb.env_with(tmp_path / "basic-before.env", auth="basic"))
         assert run.returncode == 0 and sb.exchanges() == [], run.stdout + run.stderr
     with serve(tmp_path, "--auth", "spec", name="spec") as sb:  # the spec's scheme: Basic only
         assert sb.settings.connection.scheme == "basic" and not sb.settings.client_id
-        run = sb.cli("fetch", "rooms", "--hotel", "1000001", "--out", str(tmp_path / "s.csv"), cwd=tmp_path)
+        run = sb.cli("fetch", "rooms", "--hotel", "1000001", "--out", str(tmp_path / "s.xlsx"), cwd=tmp_path)
         assert run.returncode == 0 and sb.exchanges() == [], run.stdout + run.stderr
 
 
@@ -247,42 +273,52 @@ def test_what_is_gone_is_refused_before_sending(tmp_path: Path) -> None:
     ws.append([{"HotelCode": 1000004, "AttractionCategoryCode": 5, "AttractionName": "Tower"}.get(h) for h in headers])
     wb.save(content)
     with serve(tmp_path, "--today", DAY, "--rtb-enabled") as sb:
-        run = sb.cli("push", "content", str(content), "--journal", str(tmp_path / "c.sqlite"), cwd=tmp_path)
+        rtb = sb.env_with(tmp_path / "rtb.env", content_api_rtb_enabled="true")
+        run = sb.cli("push", "content", str(content), "--journal", str(tmp_path / "c.sqlite"), cwd=tmp_path,
+                     env_file=rtb)
         assert run.returncode == 1, run.stdout + run.stderr
-        assert "Attractions" in run.stdout and "sunset_element" in run.stdout and "2023-06-30" in run.stdout
+        said = " ".join(run.stdout.split())
+        assert "Attractions row 2, AttractionCategoryCode = 5 sunset_element `AreaInfo/Attractions` was sunset on " \
+               "2023-06-30" in said, said
         assert not sb.calls("OTA_HotelDescriptiveContentNotif")
         old = sb.cli("push", "rates", RATES, "--skip-invalid", "--as-of", DAY, "--journal", str(tmp_path / "j.sqlite"),
-                     cwd=tmp_path, env={"WORKBENCH_ACCEPT_VERSION": "1.0"})
+                     cwd=tmp_path, env_file=sb.env_with(tmp_path / "v10.env", accept_version="1.0"))
         assert old.returncode == 2, old.stdout + old.stderr
-        [line] = old.stderr.strip().splitlines()
+        [line] = errors(old)
         assert "WORKBENCH_ACCEPT_VERSION=1.0" in line and "2024-02-14" in line and "=1.1" in line
         assert not sb.calls("OTA_HotelRateAmountNotif")
 
 
 def test_sunset_operations_answer_400_and_are_reported_as_sunset(tmp_path: Path) -> None:
     from workbench.cli.demo import _fixed_content
+    from workbench.sandbox.testing import inv_notif_request, product
+    from workbench.transport import Outcome, SyncPlatformClient
 
     content = _fixed_content(tmp_path / "content.xlsx")
+    rooms = new_room(tmp_path)
     with serve(tmp_path, "--today", "2026-12-31", "--provider-type", "Home", "--rtb-enabled") as sb:
-        runs = {
-            "OTA_HotelDescriptiveContentNotif": sb.cli("push", "content", str(content), "--journal",
-                                                       str(tmp_path / "c.sqlite"), cwd=tmp_path,
-                                                       env={"WORKBENCH_PROVIDER_TYPE": "Home"}),
-            "OTA_HotelInvNotif": sb.cli("push", "rooms", ROOMS, "--skip-invalid", "--journal",
-                                        str(tmp_path / "r.sqlite"), cwd=tmp_path),
-            "OTA_HotelDescriptiveInfo": sb.cli("fetch", "rooms", "--hotel", "1000001", "--out",
-                                               str(tmp_path / "r.csv"), cwd=tmp_path),
+        assert sb.settings.provider_type == "Home"  # connection.env says so
+        rtb = sb.env_with(tmp_path / "rtb.env", content_api_rtb_enabled="true")
+        runs = {  # what each command reports, and the operation the sandbox refused
+            ("OTA_HotelDescriptiveContentNotif", "the Property and Contacts interfaces"): sb.cli(
+                "push", "content", str(content), "--journal", str(tmp_path / "c.sqlite"), cwd=tmp_path, env_file=rtb),
+            ("OTA_HotelDescriptiveInfo", "the modular interfaces' reads"): sb.cli(
+                "fetch", "rooms", "--hotel", "1000001", "--out", str(tmp_path / "r.xlsx"), cwd=tmp_path),
+            ("OTA_HotelDescriptiveInfo", "the modular interfaces' reads "): sb.cli(  # push rooms reads them first
+                "push", "rooms", str(rooms), "--mapping", str(tmp_path / "m.csv"), cwd=tmp_path),
         }
-        replacement = {"OTA_HotelDescriptiveContentNotif": "the Property and Contacts interfaces",
-                       "OTA_HotelInvNotif": "the modular Rooms and Facilities interfaces",
-                       "OTA_HotelDescriptiveInfo": "the modular interfaces' reads"}
-        for op, run in runs.items():
-            said = run.stdout + run.stderr
+        for (op, instead), run in runs.items():
+            said = " ".join((run.stdout + run.stderr).split())
             assert run.returncode in (1, 2) and "Traceback" not in said, said
-            assert "sunset" in said and f"use {replacement[op]}" in " ".join(said.split()), said
-            calls = sb.calls(op)
-            assert {r["status"] for r in calls} <= {"400"}  # refused, never retried into anything else
-            assert len(calls) <= sb.settings.max_in_flight
+            assert "sunset" in said and f"use {instead.strip()}" in said, said
+            assert {r["status"] for r in sb.calls(op)} == {"400"}
+        with SyncPlatformClient(sb.settings) as client:
+            result = client.send("OTA_HotelInvNotif", inv_notif_request(1000001, [product("Overlay", "101")]))
+        assert (result.outcome, result.status, result.attempts, result.fatal) == (Outcome.REJECTED, 400, 1, True)
+        assert (result.error or "").startswith("sunset: use the modular Rooms and Facilities interfaces "
+                                               "(OTA_HotelInvNotif was sunset on 2026-12-31 for the Home provider")
+        content_calls = sb.calls("OTA_HotelDescriptiveContentNotif")
+        assert len(content_calls) <= 5  # one per property at most: a sunset is never retried
 
 
 def test_no_secret_or_token_in_outputs_logs_journals_or_reports(tmp_path: Path) -> None:
@@ -318,8 +354,7 @@ main()
     texts.update({f"report {r.name}": _text_of(r) for r in reports})
     texts.update({f"crash log {p.name}": p.read_text() for p in logs.glob("*.log")})
     texts.update({f"journal {p.name}": p.read_bytes().decode("latin-1") for p in tmp_path.glob("j*.sqlite*")})
-    texts.update({f"sandbox state {p.name}": p.read_bytes().decode("latin-1")
-                  for p in (tmp_path / "sb").glob("sandbox.sqlite3*")})
+    # (the sandbox's own state holds the secret: it is the platform, which issued it)
     assert any(k.startswith("crash log") for k in texts) and "boom" in texts["crash output"]
     leaks = [where for where, text in texts.items() for needle in (secret, token) if needle in text]
     assert leaks == []
