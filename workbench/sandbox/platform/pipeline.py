@@ -161,7 +161,8 @@ class Sandbox:
                     return self.tokens.account_of(header[7:].strip())
                 except TokenProblem as exc:
                     raise Misuse(401, "401", str(exc), BEARER_CHALLENGE) from None
-            refuse_sunset_basic(self.today())
+            if header[:6].lower() == "basic ":
+                refuse_sunset_basic(self.today())
         return check_basic_auth(header, self.accounts)
 
     async def exchange(self, request: Request) -> Response:
