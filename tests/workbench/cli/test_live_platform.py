@@ -157,10 +157,15 @@ def test_rooms_content_and_health_authenticate_with_the_token(tmp_path: Path) ->
         rtb = sb.env_with(tmp_path / "rtb.env", content_api_rtb_enabled="true")
         for cmd in (["push", "rooms", str(new_room(tmp_path)), "--mapping", str(tmp_path / "mapping.csv")],
                     ["fetch", "rooms", "--hotel", "1000001", "--out", str(tmp_path / "rooms.xlsx")],
-                    ["push", "content", str(content), "--journal", str(tmp_path / "content.sqlite")],
+                    ["push", "content", str(content), "--journal", str(tmp_path / "content.sqlite"), "--report",
+                     str(tmp_path / "content.csv")],
                     ["health", "--hotel", "1000004", "--journal", str(tmp_path / "j.sqlite")]):
             run = sb.cli(*cmd, cwd=tmp_path, env_file=rtb)
             assert run.returncode in (0, 1) and "Traceback" not in run.stderr, run.stdout + run.stderr
+        # the content operation is deprecated: the sandbox's warning header, read by the client, is in the report
+        report = (tmp_path / "content.csv").read_text(encoding="utf-8-sig")
+        assert "OTA_HotelDescriptiveContentNotif is deprecated and is sunset on 2026-12-31 (30 days left): move " \
+               "to the Property and Contacts interfaces" in report  # the header's text (the body's has no days)
         called = {r["endpoint"] for r in sb.calls()}
         assert {"OTA_HotelInvNotif", "OTA_HotelDescriptiveInfo", "OTA_HotelDescriptiveContentNotif"} <= called
         assert all(r["account"] == sb.settings.client_id and r["status"] != "401" for r in sb.calls())

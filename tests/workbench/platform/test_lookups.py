@@ -115,3 +115,11 @@ def test_a_list_never_read_is_unknown_and_fatal_failures_raise(tmp_path: Path) -
     with pytest.raises(PlatformReadError, match="reading /xml/countries failed"):
         fetch_lookups(FakeClient(fail={"countries", "citytaxcategory"}, fatal=True),  # type: ignore[arg-type]
                       LookupCache(tmp_path / "other.json"), "s")
+
+
+def test_the_currencies_are_iso_4217_less_what_no_price_is_given_in() -> None:
+    from workbench.platform.lookups import NOT_TENDER, shipped_currencies
+
+    codes = [r["code"] for r in shipped_currencies()]
+    assert {"EUR", "BRL", "USD", "CHF", "JPY", "XOF", "XPF"} <= set(codes) and codes == sorted(codes)
+    assert not set(codes) & NOT_TENDER and {"XAU", "XTS", "XXX", "CHE"} <= NOT_TENDER
