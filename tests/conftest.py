@@ -15,6 +15,13 @@ SAMPLES = ROOT / "data" / "samples"
 AS_OF = dt.date(2026, 12, 1)
 
 
+@pytest.fixture(autouse=True)
+def own_journal(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each test's pushes that name no journal write their own (``WORKBENCH_JOURNAL``), never the
+    working folder's ``.workbench/journal.sqlite`` shared with other tests."""
+    monkeypatch.setenv("WORKBENCH_JOURNAL", str(tmp_path_factory.mktemp("journal") / "journal.sqlite"))
+
+
 @pytest.fixture
 def as_of() -> dt.date:
     return AS_OF

@@ -28,7 +28,7 @@ EXPORTED = {
     ],
     "expectations": [
         "ContentLookups", "FxTable", "ISSUE_COLUMNS", "bed_types", "cet_today", "date_window", "has_errors", "read_fx_table",
-        "room_type_name", "validate_content", "validate_rates", "validate_rooms",
+        "room_type_name", "validate_content", "validate_content_modular", "validate_rates", "validate_rooms",
     ],
     "workbench": [
         "BlockedByErrors", "CarSearch", "CnsClient", "CnsConfig", "ContentCheck", "ContentPushResult", "DATA",

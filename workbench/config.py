@@ -356,3 +356,15 @@ def _coerce(f: Field[Any], raw: object) -> object:
     if name_type in ("int", int):
         return int(text)
     return text
+
+
+#: where pushes keep their journal unless told otherwise (``WORKBENCH_JOURNAL`` moves it)
+DEFAULT_JOURNAL_PATH = Path(".workbench") / "journal.sqlite"
+
+
+def journal_path(given: str | os.PathLike[str] | None = None) -> Path:
+    """The journal a push uses: ``given``, else ``WORKBENCH_JOURNAL``, else ``.workbench/journal.sqlite``
+    under the working folder (the command line's ``--journal`` default)."""
+    if given is not None:
+        return Path(given)
+    return Path(os.environ.get(PREFIX + "JOURNAL") or DEFAULT_JOURNAL_PATH)

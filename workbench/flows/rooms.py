@@ -27,9 +27,9 @@ from typing import ClassVar
 import pandas as pd
 
 from expectations import validate_rooms
-from loaders import read_rooms
-from workbench.config import Settings
-from workbench.display import OUTCOME_TONES, Summary, Table
+from loaders import ISSUE_COLUMNS, read_rooms
+from workbench.config import Settings, journal_path
+from workbench.display import Summary, Table
 from workbench.errors import BlockedByErrors, OperationSunset, PlatformReadError
 from workbench.flows.checked import IssuesView
 from workbench.flows.room_files import (
@@ -43,14 +43,27 @@ from workbench.flows.room_files import (
     write_mapping,
     write_rooms_workbook,
 )
+from workbench.flows.room_results import request_lines, room_rows, sent_results, with_journal_mapping
 from workbench.ota.descriptive_info import PlatformRooms
-from workbench.ota.inv_notif import NEW, parse_cross_refs
 from workbench.platform.rooms import fetch_rooms, open_client, read_rooms_of
 from workbench.transport.operations import deprecation_notice
-from workbench.writers.overlay import PlannedRequest, RoomsPlan, plan_rooms
+from workbench.writers import driver
+from workbench.writers.folder import Folder
+from workbench.writers.journal import Journal
+from workbench.writers.outcome import KindInfo, PushOutcome
+from workbench.writers.overlay import RoomsPlan, plan_rooms
+from workbench.writers.room_sent import sent_rooms
+from workbench.writers.rooms_push import (
+    RESULT_COLUMNS,
+    ROOMS,
+    RoomsKind,
+    accepted_rooms,
+    folder_planned,
+    planned_rooms,
+    unchanged,
+)
 
-PUSH_ROWS = 10  # requests a push's summary lists
-RESULT_COLUMNS = ["hotel_code", "notif_type", "inv_code", "room_id", "room_name", "parts", "outcome", "message", "ruid"]
+PUSH_ROWS = 10  # room types a summary lists
 
 
 class DeprecatedOperationWarning(UserWarning):
@@ -99,48 +112,63 @@ def check_rooms(files: PathLike | Iterable[PathLike], *, sheet: str | Sequence[s
 
 
 def preview_rooms(check: RoomsCheck, settings: Settings | None = None, *, platform: PlatformRooms | None = None,
-                  client: object | None = None, mapping: PathLike | None = None) -> RoomsPlan:
-    """What a push would send: the platform's state (read now, unless given) merged with the sheet.
-    ``plan.diff`` shows each fact that changes, ``plan.parts`` each part replaced (before -> after),
-    ``plan.issues`` what keeps a room from being sent."""
-    if platform is None and settings is not None:
+                  client: object | None = None, mapping: PathLike | None = None,
+                  journal: PathLike | None = None) -> RoomsPlan:
+    """What a push would send: the platform's state (read now, unless given) merged with the sheet, and what
+    the journal says earlier pushes sent for the facts the read lacks. ``plan.diff`` shows each fact that
+    changes, ``plan.parts`` each part replaced (before -> after), ``plan.issues`` what keeps a room from
+    being sent."""
+    if platform is None and settings is not None and settings.base_url:
         platform = fetch_rooms(settings, check.hotels, client=client)
-    return plan_rooms(check.rooms, check.subrooms, check.amenities, platform, mapping=read_mapping(mapping))
+    target = (settings.base_url if settings is not None else "").rstrip("/")
+    sent, unfinished = _journalled(journal_path(journal), target)
+    return plan_rooms(check.rooms, check.subrooms, check.amenities, platform,
+                      mapping=with_journal_mapping(read_mapping(mapping), unfinished), sent=sent)
+
+
+def _journalled(path: Path, target: str) -> tuple[PlatformRooms | None, pd.DataFrame]:
+    """What the journal (read only, if there is one) knows of ``target``'s room types: the facts earlier pushes
+    sent that the platform's read lacks, and the room types pushes that did not finish created."""
+    none = pd.DataFrame(columns=["ref", "created_id", "ruid"])
+    if not target or not path.is_file():
+        return None, none
+    with Journal(path) as j:
+        accepted = accepted_rooms(j.accepted_requests(target, "rooms"))
+        unfinished = j.created_unfinished(target, "rooms")
+    return (sent_rooms(accepted) if accepted else None), unfinished
 
 
 # --- pushing ------------------------------------------------------------------------------------------
 
 @dataclass(repr=False)
-class RoomsPushResult:
+class RoomsPushResult(PushOutcome):
+    """A room-type push: one row per room type in ``results`` (outcome, InvCode, message, ruid), the
+    RoomID -> InvCode ``mapping`` of room types created (or found created), the ``plan`` it followed."""
+
     plan: RoomsPlan
     results: pd.DataFrame   # one row per request: outcome, InvCode, message, ruid
     mapping: pd.DataFrame   # RoomID -> InvCode of the room types created (or found created)
     notice: str | None = None
+    lines: pd.DataFrame = field(default_factory=lambda: pd.DataFrame(columns=ROOMS.row_columns))
+    files: list[Path] = field(default_factory=list)
+    target: str = ""
+    unchanged: int = 0      # room types whose every part the platform already has (not sent)
+    run_id: int | None = None
+    kind: ClassVar[KindInfo] = ROOMS
 
-    def _repr_html_(self) -> str:
-        counts = self.results["outcome"].value_counts().to_dict()
-        bad = len(self.results) - counts.get("success", 0)
-        facts = [(f"{n:,}", str(k)) for k, n in counts.items()] + [(f"{len(self.mapping):,}", "room types mapped")]
-        # what went wrong first: a summary lists the requests that need attention before the rest
-        order = (self.results["outcome"] == "success").to_numpy().argsort(kind="stable")
-        shown = self.results.iloc[order].head(PUSH_ROWS)
-        cols = ["hotel_code", "notif_type", "inv_code", "room_id", "room_name", "outcome", "message", "ruid"]
-        note = (f"{len(shown)} of {len(self.results):,} requests shown; all of them: `.results`"
-                if len(shown) < len(self.results) else "")
-        tables = [Table("Requests", shown[cols], note=note, wide=("message",), tone_column="outcome",
-                        tones=OUTCOME_TONES)] if len(shown) else []
-        if len(self.mapping):
-            tables.append(Table("Room types created (RoomID -> InvCode)", self.mapping.head(PUSH_ROWS),
-                                note="all of them: `.mapping`" if len(self.mapping) > PUSH_ROWS else ""))
-        if self.notice:
-            tables.insert(0, Table(self.notice, pd.DataFrame()))
-        verdict = ("nothing to send" if self.results.empty else
-                   "every request applied" if bad == 0 else f"{bad:,} request{'s' if bad != 1 else ''} not applied")
-        tone = "ok" if bad == 0 else "error"
-        return Summary("Rooms push", verdict, tone, facts, tables).html()
+    @property
+    def requests(self) -> pd.DataFrame:
+        """One row per room type: its own columns, then the outcome columns of every push."""
+        r = self.results.reset_index(drop=True)
+        out = r.reindex(columns=[*ROOMS.request_keys, "outcome", "http_status", "codes", "texts", "ruid", "attempts",
+                                 "error", "source_rows"])
+        out.insert(0, "request_id", range(1, len(r) + 1))
+        out["texts"] = r["message"].fillna("") if "message" in r else ""
+        return out.fillna({"codes": "", "error": "", "source_rows": ""})
 
-    def __repr__(self) -> str:
-        return f"<RoomsPushResult: {self.summary()}>"
+    @property
+    def rows(self) -> pd.DataFrame:
+        return self.lines
 
     @property
     def ok(self) -> bool:
@@ -149,45 +177,108 @@ class RoomsPushResult:
     def summary(self) -> str:
         counts = self.results["outcome"].value_counts().to_dict()
         text = ", ".join(f"{n} {k}" for k, n in counts.items()) or "nothing to send"
-        return f"{len(self.results)} request(s): {text}; {len(self.mapping)} room type(s) mapped"
+        same = f"; {self.unchanged} unchanged (not sent)" if self.unchanged else ""
+        return f"{len(self.results)} request(s): {text}; {len(self.mapping)} room type(s) mapped{same}"
+
+    def headline(self) -> str:
+        return f"{self.summary()} (OTA_HotelInvNotif, one request per room type)"
+
+    def facts(self) -> list[tuple[str, str]]:
+        return [(f"{len(self.mapping):,}", "room types mapped")]
+
+    def summary_columns(self) -> list[str]:
+        return ["hotel_code", "notif_type", "inv_code", "room_id", "room_name", "outcome", "said", "ruid"]
+
+    def notes(self) -> list[str]:
+        return [self.notice] if self.notice else []
+
+    def _repr_html_(self) -> str:
+        html = super()._repr_html_()
+        if not len(self.mapping):
+            return html
+        table = Table("Room types created (RoomID -> InvCode)", self.mapping.head(PUSH_ROWS),
+                      note="all of them: `.mapping`" if len(self.mapping) > PUSH_ROWS else "")
+        return html + Summary("", "", "info", [], [table]).html()
+
+    def __repr__(self) -> str:
+        return f"<RoomsPushResult: {self.summary()}>"
 
 
 def push_rooms(check: RoomsCheck, settings: Settings, *, mapping: PathLike | None = None,
                workbook_copy: PathLike | None = None, today: dt.date | None = None,
-               client: object | None = None) -> RoomsPushResult:
-    """Create and overlay the room types of ``check`` (see the module docstring)."""
+               client: object | None = None, journal: PathLike | None = None, full: bool = False,
+               command: str = "", progress: bool = False, lock_wait: float = 0.0) -> RoomsPushResult:
+    """Create and overlay the room types of ``check`` (see the module docstring). Every request goes
+    through the journal (``journal``; default ``WORKBENCH_JOURNAL`` or ``.workbench/journal.sqlite``): a
+    push killed half way and started again sends only what the platform has not accepted; ``full``
+    sends the parts the journal says were accepted unchanged too."""
     notice = deprecation(settings, today)
     if notice:
         warnings.warn(notice, DeprecatedOperationWarning, stacklevel=2)
     if not check.ok:
         raise BlockedByErrors(f"{len(check.errors)} error(s) in the workbook block the push: fix them first "
                               "(`workbench validate rooms`)", check.errors)
+    target = driver.target_of(settings)
+    path = journal_path(journal)
     c, own = open_client(settings, client)
     try:
         platform = fetch_rooms(settings, check.hotels, client=c)
-        plan = plan_rooms(check.rooms, check.subrooms, check.amenities, platform, mapping=read_mapping(mapping))
+        sent, unfinished = _journalled(path, target)
+        plan = plan_rooms(check.rooms, check.subrooms, check.amenities, platform,
+                          mapping=with_journal_mapping(read_mapping(mapping), unfinished), sent=None if full else sent)
         if not plan.ok:
             errors = plan.issues[plan.issues["severity"] == "error"]
             raise BlockedByErrors("the workbook does not fit the platform's current state: "
                                   + "; ".join(errors["message"].head(3)), plan.issues)
-        rows, created = [], [_mapped(m, m["how"], None) for m in plan.matched.to_dict("records")]
+        requests = plan.requests
         seen = {(int(h), str(i)) for h, i in zip(platform.rooms["hotel_code"], platform.rooms["inv_code"],
                                                  strict=True)}
-        for req in plan.requests:
-            row, made = _send(c, req, seen)
-            rows.append(row)
-            if made:
-                created.append(made)
-                seen.add((req.hotel_code, str(made["inv_code"])))
+        kind = RoomsKind(read=read_rooms_of, seen=seen)
+        done = driver.send(kind, planned_rooms(requests, room_rows(check)), settings, journal=path, client=c,
+                           command=command, progress=progress, lock_wait=lock_wait)
     finally:
         if own:
             c.close()
-    result = RoomsPushResult(plan, pd.DataFrame(rows, columns=RESULT_COLUMNS),
-                             pd.DataFrame(created, columns=MAPPING_COLUMNS), notice)
+    results, created = sent_results(done)
+    matched = [_mapped(m, m["how"], None) for m in plan.matched.to_dict("records")]
+    result = RoomsPushResult(plan, results, pd.DataFrame(matched + created, columns=MAPPING_COLUMNS), notice,
+                             request_lines(done, results), list(check.files), target, 0, done.run_id)
     if mapping is not None:
         write_mapping(result.mapping, mapping)
     if workbook_copy is not None:
         fill_inv_codes(check, result.mapping, workbook_copy)
+    return result
+
+
+def push_rooms_folder(folder: Folder, settings: Settings, *, journal: PathLike | None = None, full: bool = False,
+                      mapping: PathLike | None = None, client: object | None = None, command: str = "",
+                      progress: bool = False, lock_wait: float = 0.0) -> RoomsPushResult:
+    """Send a rooms dry-run folder (``push requests DIR``) through the journal: a room type whose every part
+    the platform accepted as the request says is not sent again (unless ``full``); a New already made is
+    never sent again; the room types created go into ``mapping`` when given."""
+    notice = deprecation(settings)
+    target = driver.target_of(settings)
+    path = journal_path(journal)
+    planned = folder_planned(folder)
+    with Journal(path) as j:
+        accepted = j.accepted_items(target, "rooms")
+    planned, same = (planned, []) if full else unchanged(planned, accepted)
+    c, own = open_client(settings, client)
+    try:
+        hotels = sorted({p.hotel_code for p in planned if p.creates and p.hotel_code})
+        before = fetch_rooms(settings, hotels, client=c) if hotels else PlatformRooms.empty()
+        seen = {(int(h), str(i)) for h, i in zip(before.rooms["hotel_code"], before.rooms["inv_code"], strict=True)}
+        sent = driver.send(RoomsKind(read=read_rooms_of, seen=seen), planned, settings, journal=path, client=c,
+                           command=command, progress=progress, lock_wait=lock_wait)
+    finally:
+        if own:
+            c.close()
+    results, created = sent_results(sent)
+    plan = RoomsPlan([], pd.DataFrame(), pd.DataFrame(columns=ISSUE_COLUMNS))
+    result = RoomsPushResult(plan, results, pd.DataFrame(created, columns=MAPPING_COLUMNS), notice,
+                             request_lines(sent, results), [], target, len(same), sent.run_id)
+    if mapping is not None and len(result.mapping):
+        write_mapping(result.mapping, mapping)
     return result
 
 
@@ -196,55 +287,8 @@ def _mapped(m: dict, how: str, ruid: str | None) -> dict:
             "inv_code": m["inv_code"], "how": how, "ruid": ruid}
 
 
-def _send(client, req: PlannedRequest, seen: set[tuple[int, str]]) -> tuple[dict, dict | None]:
-    """Send one request; a New after an ambiguous failure is checked by reading the property back
-    (``seen``: the room types there before, which the read-back does not count)."""
-    result = client.send("OTA_HotelInvNotif", req.body, context=req.room_id or req.inv_code,
-                         idempotent=req.notif_type != NEW)  # an Overlay sent twice has the same effect
-    row = {"hotel_code": req.hotel_code, "notif_type": req.notif_type, "inv_code": req.inv_code,
-           "room_id": req.room_id, "room_name": req.room_name, "parts": req.parts, "outcome": result.outcome.value,
-           "message": "; ".join(n.message for n in (*result.errors, *result.warnings)) or (result.error or ""),
-           "ruid": result.ruid}
-    if req.notif_type != NEW:
-        return row, None
-    if result.ok:
-        refs = parse_cross_refs(result.body)
-        if refs:
-            row["inv_code"] = refs[0].response_inv_code
-            return row, _mapped({"hotel_code": req.hotel_code, "room_id": req.room_id, "room_name": req.room_name,
-                                 "inv_code": refs[0].response_inv_code}, "created", result.ruid)
-        row["message"] = (row["message"] + "; " if row["message"] else "") + "no InventoryCrossRef in the answer"
-    if result.ok or result.maybe_applied or (result.outcome.value == "failed" and not result.fatal):
-        found = _read_back(client, req, seen)
-        if found is not None:
-            row.update(outcome="success", inv_code=found,
-                       message=f"created (confirmed by reading the property back after: {result.error or 'no id'})")
-            return row, _mapped({"hotel_code": req.hotel_code, "room_id": req.room_id, "room_name": req.room_name,
-                                 "inv_code": found}, "confirmed by reading back", result.ruid)
-        if not result.ok:
-            row["message"] = (f"{result.error}: the property was read back and the room type is not there, so it "
-                              "was not created; push again to create it")
-    return row, None
-
-
-def _read_back(client, req: PlannedRequest, seen: set[tuple[int, str]]) -> str | None:
-    """The InvCode of the room type a New created, found among the room types that were not there
-    before: by RoomID when the read carries RoomIDs, else by name (the platform's read has no RoomID)."""
-    try:
-        state = read_rooms_of(client, req.hotel_code)
-    except PlatformReadError:
-        return None
-    here = state.rooms[[(req.hotel_code, str(i)) not in seen for i in state.rooms["inv_code"]]]
-    if req.room_id is not None and here["room_id"].notna().any():
-        hit = here[here["room_id"].astype("string") == str(req.room_id)]
-    elif req.room_name is not None:
-        hit = here[here["room_name"].astype("string").str.casefold().str.strip() == req.room_name.casefold().strip()]
-    else:
-        return None
-    return str(hit["inv_code"].iloc[0]) if len(hit) == 1 else None
-
-
 __all__ = ["BlockedByErrors", "DeprecatedOperationWarning", "MAPPING_COLUMNS", "OperationSunset", "PlatformReadError",
            "RESULT_COLUMNS", "RoomsCheck", "RoomsPushResult", "all_issues", "check_rooms", "deprecation", "dry_run",
+           "push_rooms_folder",
            "fetch_rooms", "fill_inv_codes", "preview_rooms", "push_rooms", "read_mapping", "rooms_workbook_frames",
            "write_mapping", "write_rooms_workbook"]

@@ -156,6 +156,47 @@ def build_inv_notif(hotel_code: int | str, messages: Sequence[RoomTypeMessage],
     return etree.tostring(root, xml_declaration=True, encoding="UTF-8")
 
 
+#: the parts of a ``GuestRoom`` an Overlay replaces whole, by the element that carries each
+PART_PATHS = {"quantities": "Quantities", "occupancy": "Occupancy", "room": "Room", "amenities": "Amenities",
+              "name": "Description", "child_payable": "TPA_Extensions/Occupancy", "subrooms": "TPA_Extensions/SubRooms"}
+
+
+@dataclass(frozen=True)
+class SentPart:
+    """One part a request carries: its room type (None for a ``New``), the part (a :class:`RoomTypeMessage`
+    attribute name, or ``status``) and its content as canonical text (what the journal keeps)."""
+
+    hotel_code: str
+    notif_type: str
+    inv_code: str | None
+    room_id: str | None
+    part: str
+    text: str
+
+
+def sent_parts(body: bytes) -> list[SentPart]:
+    """The parts each ``SellableProduct`` of an ``OTA_HotelInvNotifRQ`` carries, read from the request
+    itself (so what is recorded as accepted is what was sent), in message order."""
+    root = parse_xml(body)
+    out: list[SentPart] = []
+    for products in (el for el in root.iter(etree.Element) if localname(el) == "SellableProducts"):
+        hotel = products.get("HotelCode", "")
+        for product in children(products, "SellableProduct"):
+            notif, inv = product.get("InvNotifType", ""), product.get("InvCode") or None
+            room = child(product, "GuestRoom")
+            room_el = child(room, "Room") if room is not None else None
+            rid = room_el.get("RoomID") if room_el is not None else None
+            if product.get("InvStatusType"):
+                out.append(SentPart(hotel, notif, inv, rid, "status", product.get("InvStatusType", "")))
+            for part, path in PART_PATHS.items():
+                el = room
+                for step in path.split("/"):
+                    el = child(el, step) if el is not None else None
+                if el is not None:
+                    out.append(SentPart(hotel, notif, inv, rid, part, etree.tostring(el, method="c14n").decode()))
+    return out
+
+
 def without_platform_extensions(root: etree._Element) -> etree._Element:
     """A copy of a request without ``TPA_Extensions`` and :data:`PLATFORM_ATTRIBUTES` (for schema checks)."""
     doc = etree.fromstring(etree.tostring(root))

@@ -62,6 +62,8 @@ class SendItem:
     body: bytes
     context: Any = None
     idempotent: bool | None = None
+    method: str | None = None  # default: the operation's (POST for every XML operation)
+    path: str | None = None    # default: the operation's path (a JSON API's path with its ids filled in)
 
 
 OnResult = Callable[[Result], Any]
@@ -151,9 +153,9 @@ class PlatformClient:
     async def aclose(self) -> None:
         await self._http.aclose()
 
-    def url(self, op: str | Operation) -> str:
+    def url(self, op: str | Operation, path: str | None = None) -> str:
         op = operation(op)
-        return self.hosts[op.host] + op.path
+        return self.hosts[op.host] + (path or op.path)
 
     def headers(self, op: Operation) -> dict[str, str]:
         headers = {"Content-Type": op.content_type}
@@ -165,11 +167,12 @@ class PlatformClient:
 
     # --- one request --------------------------------------------------------------------------------
     async def send(self, op: str | Operation, body: bytes, *, context: Any = None,
-                   idempotent: bool | None = None) -> Result:
+                   idempotent: bool | None = None, method: str | None = None, path: str | None = None) -> Result:
         """Send ``body`` to ``op``, retrying what may be retried; never raises for a per-request problem."""
         op = operation(op)
         idempotent = op.idempotent if idempotent is None else idempotent
-        url, headers = self.url(op), self.headers(op)
+        url, headers = self.url(op, path), self.headers(op)
+        verb = (method or "POST").upper()
         payload = gzip.compress(body, compresslevel=5, mtime=0) if self.gzip_requests else body
         history: list[Attempt] = []
         started = time.perf_counter()
@@ -184,7 +187,8 @@ class PlatformClient:
             waited += ticket.waited
             t0 = time.perf_counter()
             try:
-                response = await self._http.post(url, content=payload, headers=headers)
+                response = await self._http.request(verb, url, content=payload if verb != "GET" else None,
+                                                    headers=headers)
             except httpx.TransportError as exc:
                 self._leave(ticket, time.perf_counter() - t0)
                 verdict = self._transport_error(exc, idempotent)
@@ -328,7 +332,7 @@ class PlatformClient:
                 item = raw if isinstance(raw, SendItem) else SendItem(*raw)
                 try:
                     result = await self.send(item.operation, item.body, context=item.context,
-                                             idempotent=item.idempotent)
+                                             idempotent=item.idempotent, method=item.method, path=item.path)
                 except (TokenUnavailable, TokenRefused) as exc:  # nothing of this item was sent: said so
                     no_token.append(exc)
                     stop.set()

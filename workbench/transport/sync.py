@@ -60,8 +60,10 @@ class SyncPlatformClient:
         The callbacks run on that loop's thread."""
         return self._portal.call(fn, self._client)
 
-    def send(self, op: str | Operation, body: bytes, *, context: Any = None, idempotent: bool | None = None) -> Result:
-        return self._portal.call(lambda: self._client.send(op, body, context=context, idempotent=idempotent))
+    def send(self, op: str | Operation, body: bytes, *, context: Any = None, idempotent: bool | None = None,
+             method: str | None = None, path: str | None = None) -> Result:
+        return self._portal.call(lambda: self._client.send(op, body, context=context, idempotent=idempotent,
+                                                           method=method, path=path))
 
     def send_many(self, items: Iterable[SendItem | tuple[Any, ...]], on_result: OnResult | None = None, *,
                   stop_on_fatal: bool = True) -> list[Result]:

@@ -217,7 +217,7 @@ class _Run:
             for rid in ids:
                 p = self.planned[rid]
                 self.j.mark_sending(rid)  # journalled before it is sent
-                yield SendItem(p.operation, p.body, context=rid, idempotent=p.idempotent)
+                yield SendItem(p.operation, p.body, context=rid, idempotent=p.idempotent, method=p.method, path=p.path)
 
         await client.send_many(items(), on_result=self.record)
 
@@ -255,20 +255,21 @@ class _Run:
         """Read back the creates whose answer left it unclear whether they were made."""
         for rid in self.unclear:
             p = self.planned[rid]
-            settled = self.kind.resolve(sync, p)
+            settled = self.kind.resolve(sync, p, sent_now=True)
             result = self.results[rid]
             if settled.made is not None:
                 self.j.record_result(rid, self.target, status="success", http_status=result.status, ruid=result.ruid,
                                      attempts=self.attempts[rid], errors=[], warnings=[],
                                      error=None, kind=p.kind, ruids=self.ruids[rid], made=settled.made,
-                                     creates=p.creates, note=f"created (confirmed by reading the platform after: "
+                                     creates=p.creates, note=f"created (confirmed by reading the property back after: "
                                                              f"{result.error or 'no id in the answer'}){settled.note}",
                                      accept=self.kind.accept(p, result, Answer("success", settled.made)))
             elif settled.known:
                 self.j.forget_created(self.target, p.kind, str(p.creates))
-                self.j.db.execute("UPDATE requests SET status='failed', note=? WHERE request_id=?", (
-                    f"{result.error or result.outcome.value}: the platform was read back and `{p.creates}` is not "
-                    "there, so it was not made; push again to make it", rid))
+                why = settled.note or (f"the platform was read back and `{p.creates}` is not there, so it was not "
+                                       "made; push again to make it")
+                self.j.db.execute("UPDATE requests SET status='failed', note=? WHERE request_id=?",
+                                  (f"{result.error or result.outcome.value}: {why}", rid))
 
 
 def _interrupt(j: Journal, run_id: int, target: str, state: _Run, held: list[Held]) -> Sent:

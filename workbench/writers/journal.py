@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
+from workbench.config import DEFAULT_JOURNAL_PATH
 from workbench.errors import TerminalError
 from workbench.writers.journal_cells import (
     AMOUNT_SQL,
@@ -69,7 +70,7 @@ ADDED_COLUMNS = {
                  "note": "TEXT"},
     "request_cells": {"locator": "INTEGER"},
 }
-DEFAULT_JOURNAL = Path(".workbench") / "journal.sqlite"
+DEFAULT_JOURNAL = DEFAULT_JOURNAL_PATH
 FINISHED = ("success", "rejected", "failed", "unrecognised")
 __all__ = ["AMOUNT_SQL", "DEFAULT_JOURNAL", "FINISHED", "HOTELS_SQL", "Journal", "JournalError", "NO_GUESTS",
            "SUMMARY_COLUMNS", "SUMMARY_SQL", "body_hash", "open_journal"]
@@ -215,6 +216,13 @@ class Journal(RateCells, Items):
         """The body a request was recorded with (what was, or would be, sent)."""
         row = self.db.execute("SELECT body FROM requests WHERE request_id=?", (request_id,)).fetchone()
         return bytes(row[0]) if row is not None else b""
+
+    def accepted_requests(self, target: str, kind: str) -> list[tuple[int, str, str | None, bytes]]:
+        """``(hotel_code, key, made, body)`` of every request of ``kind`` the platform accepted for ``target``,
+        oldest first (what was sent and taken: e.g. the room facts the platform's read does not show)."""
+        rows = self.db.execute("SELECT hotel_code, key, made, body FROM requests WHERE target=? AND kind=? AND "
+                               "status='success' ORDER BY request_id", (target, kind)).fetchall()
+        return [(int(h), str(k), None if m is None else str(m), bytes(b)) for h, k, m, b in rows]
 
     def runs(self) -> pd.DataFrame:
         return pd.read_sql_query("SELECT * FROM runs ORDER BY run_id", self.db)

@@ -149,6 +149,14 @@ class Items:
             db.execute("UPDATE requests SET status='not made' WHERE target=? AND kind=? AND creates=? AND status IN "
                        "('sending','interrupted')", (target, kind, ref))
 
+    def created_unfinished(self, target: str, kind: str) -> pd.DataFrame:
+        """The creates made by runs that did not finish (killed, interrupted): what their files (a
+        mapping written at the end of a push) could not record (``ref, created_id, ruid``)."""
+        return pd.read_sql_query(
+            "SELECT c.ref, c.created_id, c.ruid FROM created c JOIN requests r ON r.request_id = c.request_id "
+            "JOIN runs u ON u.run_id = r.run_id WHERE c.target=? AND c.kind=? AND c.status='created' AND "
+            "u.status NOT IN ('done', 'done_with_failures') ORDER BY c.ref", self.db, params=(target, kind))
+
     def created_table(self, target: str, kind: str) -> pd.DataFrame:
         return pd.read_sql_query("SELECT ref, created_id, status, ruid, at FROM created WHERE target=? AND kind=? "
                                  "ORDER BY ref", self.db, params=(target, kind))

@@ -69,8 +69,9 @@ class Kind:
         """The items that become accepted on success (None: the request's own)."""
         return None
 
-    def resolve(self, client: Any, planned: Planned) -> Resolution:
-        """Read the platform to settle a create whose answer was never seen (default: it cannot tell)."""
+    def resolve(self, client: Any, planned: Planned, *, sent_now: bool = False) -> Resolution:
+        """Read the platform to settle a create whose answer was never seen (default: it cannot tell):
+        ``sent_now`` after sending it in this run, else before (it was sent by an earlier run)."""
         return Resolution()
 
     def unclear_text(self, planned: Planned, ruid: str | None) -> str:

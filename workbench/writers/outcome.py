@@ -98,6 +98,10 @@ class PushOutcome:
         """Lines said before the tables (a deprecation, what was held back)."""
         return []
 
+    def summary_columns(self) -> list[str]:
+        """The columns of the requests a summary lists (``said``: what the platform said)."""
+        return [*self.kind.request_keys, "outcome", "http_status", "codes", "said", "ruid", "attempts"]
+
     def verdict(self) -> str:
         req = self.requests
         bad = len(req) - self.counts.get("success", 0)
@@ -120,8 +124,7 @@ class PushOutcome:
             shown = req.iloc[(-attention).to_numpy().argsort(kind="stable")].head(SHOWN)
             said = [t or (e if isinstance(e, str) else "") for t, e in zip(shown["texts"].fillna(""), shown["error"],
                                                                            strict=True)]
-            cols = [*self.kind.request_keys, "outcome", "http_status", "codes", "said", "ruid", "attempts"]
-            view = shown.assign(said=said)[cols].rename(columns={"said": "what the platform said"})
+            view = shown.assign(said=said)[self.summary_columns()].rename(columns={"said": "what the platform said"})
             tables.append(Table(self.kind.plural.capitalize(), view, wide=("what the platform said", "ruid"),
                                 note=_shown(len(shown), len(req), self.kind.plural, "`.requests`"),
                                 tone_column="outcome", tones=OUTCOME_TONES))

@@ -33,6 +33,8 @@ class Planned:
     #: when it creates something: the partner's reference of it (custom ID, RoomID), never created twice
     creates: str | None = None
     idempotent: bool | None = None
+    method: str | None = None  # a JSON API's method (default: the operation's, POST for XML)
+    path: str | None = None    # a JSON API's path with its ids (default: the operation's path)
     #: the kind's own facts about it (columns of its results and of a dry-run manifest)
     extra: dict[str, Any] = field(default_factory=dict)
     #: the kind's own request object (``RateRequest``, ``PlannedRequest``, ``ContentRequest``)

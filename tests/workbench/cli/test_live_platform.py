@@ -150,9 +150,9 @@ def test_commands_and_dask_workers_share_one_token_per_lifetime(tmp_path: Path) 
 
 
 def test_rooms_content_and_health_authenticate_with_the_token(tmp_path: Path) -> None:
-    from workbench.cli.demo import _fixed_content
+    from workbench.cli.demo import fixed_content
 
-    content = _fixed_content(tmp_path / "content.xlsx")
+    content = fixed_content(tmp_path / "content.xlsx")
     with serve(tmp_path, "--today", DAY, "--rtb-enabled") as sb:
         rtb = sb.env_with(tmp_path / "rtb.env", content_api_rtb_enabled="true")
         for cmd in (["push", "rooms", str(new_room(tmp_path)), "--mapping", str(tmp_path / "mapping.csv")],
@@ -269,9 +269,9 @@ def test_basic_after_2025_gets_one_line_on_how_to_switch(tmp_path: Path) -> None
 def test_what_is_gone_is_refused_before_sending(tmp_path: Path) -> None:
     from openpyxl import load_workbook
 
-    from workbench.cli.demo import _fixed_content
+    from workbench.cli.demo import fixed_content
 
-    content = _fixed_content(tmp_path / "content.xlsx")
+    content = fixed_content(tmp_path / "content.xlsx")
     wb = load_workbook(content)
     ws = wb["Attractions"]
     headers = [c.value for c in ws[1]]
@@ -295,11 +295,11 @@ def test_what_is_gone_is_refused_before_sending(tmp_path: Path) -> None:
 
 
 def test_sunset_operations_answer_400_and_are_reported_as_sunset(tmp_path: Path) -> None:
-    from workbench.cli.demo import _fixed_content
+    from workbench.cli.demo import fixed_content
     from workbench.sandbox.testing import inv_notif_request, product
     from workbench.transport import Outcome, SyncPlatformClient
 
-    content = _fixed_content(tmp_path / "content.xlsx")
+    content = fixed_content(tmp_path / "content.xlsx")
     rooms = new_room(tmp_path)
     with serve(tmp_path, "--today", "2026-12-31", "--provider-type", "Home", "--rtb-enabled") as sb:
         assert sb.settings.provider_type == "Home"  # connection.env says so
