@@ -122,3 +122,17 @@ def test_nothing_outside_config_reads_the_environment() -> None:
     readers = {path: found for path, found in lines.items() if found}
     assert set(readers) == {"workbench/config.py", "workbench/scale/engine.py"}
     assert all("DASK_DISTRIBUTED__" in ln for ln in readers["workbench/scale/engine.py"])
+
+
+def test_a_plain_field_added_at_the_end_works_like_the_others() -> None:
+    """Settings not in a section yet are plain fields after ``log_dir``: constructor, environment, copies."""
+
+    @dataclasses.dataclass(frozen=True, init=False)
+    class More(Settings):
+        max_answer_bytes: int = 10_000_000
+
+    more = More(max_answer_bytes=5, base_url="https://p")
+    assert (more.max_answer_bytes, more.base_url) == (5, "https://p")
+    read = More.from_mapping({"WORKBENCH_MAX_ANSWER_BYTES": "7", "WORKBENCH_TIMEOUT_SECONDS": "3"})
+    assert (read.max_answer_bytes, read.timeout_seconds) == (7, 3.0) and More().max_answer_bytes == 10_000_000
+    assert read.with_(max_answer_bytes=9).max_answer_bytes == 9 and read.redacted()["max_answer_bytes"] == "7"
