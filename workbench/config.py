@@ -215,6 +215,9 @@ class Settings:
     cars: Cars = field(default_factory=Cars)
     # the command line
     log_dir: str = ""  # crash logs (traces of unexpected failures); default .workbench/logs
+    # answers (transport)
+    max_answer_bytes: int = 64 * 1024 * 1024  # an answer larger than this after decoding is a failed call
+    request_deadline_seconds: float = 0.0  # a whole call (connect, send, the whole answer); 0: 2 x timeout_seconds
 
     def __init__(self, **values: Any) -> None:
         """Sections by name, settings by their flat name (a flat name beats its section given alongside)."""

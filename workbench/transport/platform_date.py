@@ -7,7 +7,8 @@
   (:func:`header_notices`);
 - in an HTTP 400: the refusal of a sunset operation or version, reported as ``sunset: use …`` and not
   retried (:func:`sunset_refusal`);
-- in an HTTP 401 to Basic credentials: how to switch to tokens (:func:`basic_refused`).
+- in an HTTP 401 to Basic credentials that says the scheme is sunset: how to switch to tokens
+  (:func:`basic_refused`).
 
 The platform's pages say a deprecated endpoint warns in a response header and a sunset one answers
 HTTP 400, but show neither the header's name nor the 400's body: the standard headers above are
@@ -20,6 +21,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 from collections.abc import Mapping
+from dataclasses import dataclass, replace
 
 from workbench.ota.response import Notice
 from workbench.transport.errors import ConfigurationError
@@ -30,12 +32,45 @@ from workbench.transport.operations import (
     cet_today,
     deprecations_of,
 )
+from workbench.transport.result import Result
 
 #: the code of a result's warning taken from the answer's headers
 DEPRECATED = "DEPRECATED"
 #: the code of the error the client adds to a sunset's refusal (``sunset: use …``)
 SUNSET = "SUNSET"
 _WARNING = re.compile(r'^\s*(\d{3})\s+\S+\s+"((?:[^"\\]|\\.)*)"')
+
+
+@dataclass(frozen=True)
+class Dated:
+    """What the calendar adds to a result: the deprecation its answer's headers announce (warnings), what to
+    use instead of a sunset operation (said first among its errors), a settings problem that stops a run."""
+
+    deprecations: tuple[Notice, ...] = ()
+    refusals: tuple[Notice, ...] = ()
+    stop: Exception | None = None
+
+    def on(self, result: Result) -> Result:
+        if not (self.deprecations or self.refusals or self.stop is not None):
+            return result
+        extra = {**result.extra, "stop": self.stop} if self.stop is not None else result.extra
+        return replace(result, deprecations=self.deprecations, refusals=self.refusals, extra=extra)
+
+
+UNDATED = Dated()
+
+
+def read_calendar(status: int, said: str, headers: Mapping[str, str], *, operation: str, version: str,
+                  provider_type: str | None, basic: bool) -> tuple[str | None, Dated]:
+    """What an answer says of the platform's calendar: the error to give instead of the answer's own (None:
+    keep it; a sunset, or Basic refused) and what to add to the result."""
+    sunset = sunset_refusal(operation, status, said, headers, provider_type=provider_type, version=version)
+    if sunset:  # the Sunset header of a refusal is no deprecation warning
+        return sunset, Dated(refusals=(Notice("error", SUNSET, sunset),))
+    if status == 401 and basic:
+        error, scheme_gone = basic_refused(said)
+        return error, Dated(header_notices(headers), stop=ConfigurationError(error) if scheme_gone else None)
+    return None, Dated(header_notices(headers))
 
 
 def check_accept_version(version: str, today: dt.date | None = None) -> None:
@@ -82,18 +117,15 @@ def sunset_refusal(operation: str, status: int, said: str, headers: Mapping[str,
     return f"sunset: use {entry.replacement} ({entry.subject} was sunset on {entry.sunset:%Y-%m-%d}{entry.whom})"
 
 
-def basic_refused(said: str, today: dt.date | None = None) -> tuple[str, bool]:
+def basic_refused(said: str) -> tuple[str, bool]:
     """The error of a 401 to Basic credentials, and whether it is the scheme itself the platform refuses (the
-    answer says it is sunset: no call can succeed, so the run stops and says how to switch)."""
+    answer says it is sunset: no call can succeed, so the run stops and says how to switch); any other 401
+    keeps the answer's own words (wrong credentials, as before)."""
     said = said or "HTTP 401"
-    switch = f"switch to {BASIC_AUTH_SUNSET.replacement}"
     if "sunset" in said.lower():
         return (f"the platform no longer takes Basic authentication (sunset on {BASIC_AUTH_SUNSET.sunset:%Y-%m-%d}): "
-                f"{switch}"), True
-    if BASIC_AUTH_SUNSET.gone(None, today or cet_today()):
-        return (f"{said}: check WORKBENCH_USERNAME and WORKBENCH_PASSWORD, or, as the platform sunset Basic "
-                f"authentication on {BASIC_AUTH_SUNSET.sunset:%Y-%m-%d}, {switch}"), False
-    return f"{said}: check WORKBENCH_USERNAME and WORKBENCH_PASSWORD (the machine account)", False
+                f"switch to {BASIC_AUTH_SUNSET.replacement}"), True
+    return said, False
 
 
 def _all(headers: Mapping[str, str], name: str) -> list[str]:
