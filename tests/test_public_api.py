@@ -22,22 +22,24 @@ PACKAGES = ("loaders", "expectations", "workbench")
 
 EXPORTED = {
     "loaders": [
-        "AMENITIES_COLUMNS", "CONTENT_COLUMNS", "CONTENT_PARTS", "ContentLoaded", "ISSUE_COLUMNS", "LoadError",
-        "Loaded", "RATES_COLUMNS", "ROOMS_COLUMNS", "Registry", "RoomsLoaded", "SUBROOMS_COLUMNS", "empty_issues",
-        "read_content", "read_rates", "read_registry", "read_rooms", "read_waivers", "sheet_headers", "weekday_mask",
+        "AMENITIES_COLUMNS", "AVAILABILITY_COLUMNS", "CONTENT_COLUMNS", "CONTENT_PARTS", "ContentLoaded",
+        "ISSUE_COLUMNS", "LoadError", "Loaded", "RATES_COLUMNS", "RESTRICTIONS", "ROOMS_COLUMNS", "Registry",
+        "RoomsLoaded", "SUBROOMS_COLUMNS", "empty_issues", "read_availability", "read_content", "read_rates",
+        "read_registry", "read_rooms", "read_waivers", "sheet_headers", "weekday_mask",
     ],
     "expectations": [
         "ContentLookups", "FxTable", "ISSUE_COLUMNS", "bed_types", "cet_today", "date_window", "has_errors", "read_fx_table",
-        "room_type_name", "validate_content", "validate_content_modular", "validate_rates", "validate_rooms",
+        "room_type_name", "validate_availability", "validate_content", "validate_content_modular", "validate_rates",
+        "validate_rooms",
     ],
     "workbench": [
-        "BlockedByErrors", "CarSearch", "CnsClient", "CnsConfig", "ContentCheck", "ContentPushResult", "DATA",
-        "DeprecatedOperationWarning", "DryRun",
+        "AvailabilityCheck", "BlockedByErrors", "CarSearch", "CnsClient", "CnsConfig", "ContentCheck",
+        "ContentPushResult", "DATA", "DeprecatedOperationWarning", "DryRun",
         "InputError", "LateDecision", "LoadError", "NotifyService", "OperationSunset", "PlatformReadError",
         "PlatformRooms", "PropertyHealth", "PushResult", "ROOT", "RatesCheck", "RatesPlan", "ReportContext", "RoomsCheck",
         "RoomsPushResult",
         "SAMPLES", "SearchParams", "SearchParamsError", "Secret", "Settings", "SettingsError", "TerminalError",
-        "TransientError", "WorkbenchError", "affiliate_links", "check_content", "check_rates", "check_rooms", "create_notify_app",
+        "TransientError", "WorkbenchError", "affiliate_links", "check_availability", "check_content", "check_rates", "check_rooms", "create_notify_app",
         "dry_run", "ensure_test_ca", "expand_payload", "fetch_registry", "fetch_rooms", "notification",
         "notifications_frame", "plan_rates", "preview_content", "preview_rooms", "property_health", "push_content",
         "push_rates", "push_rooms", "read_notifications",

@@ -48,6 +48,9 @@ _EXPORTS = {
     "RatesCheck": "workbench.flows.rates",
     "DryRun": "workbench.flows.rates",
     "PushResult": "workbench.writers.push",
+    # availability and restrictions (checking; sending goes through the one push path)
+    "check_availability": "workbench.flows.availability",
+    "AvailabilityCheck": "workbench.flows.availability",
     # room types and amenities
     "check_rooms": "workbench.flows.rooms",
     "preview_rooms": "workbench.flows.rooms",
@@ -102,13 +105,13 @@ _EXPORTS = {
 }
 
 __all__ = [
-    "BlockedByErrors", "CarSearch", "CnsClient", "CnsConfig", "ContentCheck", "ContentPushResult", "DATA",
+    "AvailabilityCheck", "BlockedByErrors", "CarSearch", "CnsClient", "CnsConfig", "ContentCheck", "ContentPushResult", "DATA",
     "DeprecatedOperationWarning",
     "DryRun", "InputError", "LateDecision", "LoadError", "NotifyService", "OperationSunset",
     "PlatformReadError", "PlatformRooms", "PropertyHealth", "PushResult", "ROOT", "RatesCheck", "RatesPlan",
     "ReportContext",
     "RoomsCheck", "RoomsPushResult", "SAMPLES", "SearchParams", "SearchParamsError", "Secret", "Settings",
-    "SettingsError", "TerminalError", "TransientError", "WorkbenchError", "affiliate_links", "check_content",
+    "SettingsError", "TerminalError", "TransientError", "WorkbenchError", "affiliate_links", "check_availability", "check_content",
     "check_rates", "check_rooms", "create_notify_app", "dry_run", "ensure_test_ca", "expand_payload",
     "fetch_registry", "fetch_rooms", "notification", "notifications_frame", "plan_rates", "preview_content",
     "preview_rooms", "property_health", "push_content", "push_rates", "push_rooms",
@@ -132,6 +135,7 @@ if TYPE_CHECKING:  # for type checkers and editors; at run time names load lazil
         TransientError,
         WorkbenchError,
     )
+    from workbench.flows.availability import AvailabilityCheck, check_availability
     from workbench.flows.content import ContentCheck, check_content
     from workbench.flows.content_push import ContentPushResult, preview_content, push_content
     from workbench.flows.health import property_health

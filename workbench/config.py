@@ -36,6 +36,8 @@ FILE_SETTINGS = ("ca_bundle", "notify_ca_bundle", "demand_ca_bundle", "price_jum
 WEEKDAY_SPELLINGS = ("ota", "spec")
 #: How calls to the platform authenticate (``Settings.auth``; see :attr:`Connection.scheme`).
 AUTH_SCHEMES = ("token", "basic")
+#: Readings of OTA_HotelAvailNotif's SetMinLOS/SetMaxLOS (``Settings.los_reading``; docs/availability.md).
+LOS_READINGS = ("stay_through", "arrival")
 
 
 class Secret:
@@ -218,6 +220,11 @@ class Settings:
     # answers (transport)
     max_answer_bytes: int = 64 * 1024 * 1024  # an answer larger than this after decoding is a failed call
     request_deadline_seconds: float = 0.0  # a whole call (connect, send, the whole answer); 0: 2 x timeout_seconds
+    # availability
+    # what SetMinLOS/SetMaxLOS mean in OTA_HotelAvailNotif: "stay_through" (the platform's own older guide: minimum
+    # and maximum stay through; SetForwardMinStay/SetForwardMaxStay then carry the stays on arrival; the default) or
+    # "arrival" (other OTA users' reading: SetMinLOS/SetMaxLOS on arrival, the Forward ones stay-through)
+    los_reading: str = "stay_through"
 
     def __init__(self, **values: Any) -> None:
         """Sections by name, settings by their flat name (a flat name beats its section given alongside)."""
@@ -235,6 +242,16 @@ class Settings:
             object.__setattr__(self, name, replace(base, **changes[name]) if changes[name] else base)
         for name, f in own.items():
             object.__setattr__(self, name, values[name] if name in values else _default(f))
+
+        self.__post_init__()
+
+    def __post_init__(self) -> None:
+        """The plain fields' own checks (the sections check themselves)."""
+        object.__setattr__(self, "los_reading", str(self.los_reading).strip().lower())
+        if self.los_reading not in LOS_READINGS:
+            raise SettingsError(f"WORKBENCH_LOS_READING=`{self.los_reading}` is not one of {', '.join(LOS_READINGS)}: "
+                                "`stay_through` sends MinStayThrough/MaxStayThrough as SetMinLOS/SetMaxLOS (the "
+                                "platform's guide), `arrival` sends MinStayArrival/MaxStayArrival as them")
 
     if TYPE_CHECKING:  # the flat names (``settings.base_url``) are properties made below
         def __getattr__(self, name: str) -> Any: ...

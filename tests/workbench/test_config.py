@@ -53,6 +53,8 @@ def test_each_setting_is_read_from_its_environment_variable(name: str) -> None:
         text, value = "SPEC", "spec"
     elif name == "auth":
         text, value = "Basic", "basic"
+    elif name == "los_reading":
+        text, value = " Arrival ", "arrival"
     s = Settings.from_mapping({PREFIX + name.upper(): text})
     assert getattr(s, name) == value
     assert s.redacted()[name] == str(value)

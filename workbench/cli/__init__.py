@@ -4,6 +4,7 @@
 module             commands
 =================  ==========================================================
 ``rates``          ``validate rates``, ``push rates``
+``availability``   ``validate availability``
 ``rooms``          ``validate rooms``, ``push rooms``, ``fetch rooms``
 ``content``        ``validate content``
 ``content_push``   ``push content``
@@ -29,6 +30,7 @@ from __future__ import annotations
 
 import typer
 
+from workbench.cli import availability as _availability  # noqa: F401 - registers `validate availability`
 from workbench.cli import content as _content  # noqa: F401 - registers `validate content`
 from workbench.cli import content_push as _content_push  # noqa: F401 - registers `push content`
 from workbench.cli import rates as _rates  # noqa: F401 - registers `validate rates`, `push rates|requests`

@@ -10,6 +10,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import Route
 
+from workbench.sandbox.platform.availability_state import AvailabilityStore
 from workbench.sandbox.platform.content_state import PARTS
 from workbench.sandbox.platform.pipeline import Sandbox
 from workbench.sandbox.platform.protocol import new_ruid
@@ -63,7 +64,16 @@ def admin_routes(sandbox: Sandbox) -> list[Route]:
                                 status_code=404)
         return PlainTextResponse(sandbox.content.part_csv(part), media_type=CSV_MEDIA)
 
+    async def seed_bookings(request: Request) -> Response:
+        try:
+            n = sandbox.own(AvailabilityStore).seed_bookings((await request.body()).decode("utf-8", "replace"))
+        except ValueError as exc:
+            return JSONResponse({"error": str(exc), "ruid": new_ruid()}, status_code=400)
+        return JSONResponse({"bookings": n, "ruid": new_ruid()})
+
     routes = [Route(f"/_sandbox/{kind}.csv", room_csv(kind)) for kind in ("rooms", "subrooms", "amenities")]
+    routes += [Route("/_sandbox/availability.csv", _csv(lambda: sandbox.own(AvailabilityStore).csv())),
+               Route("/_sandbox/bookings", seed_bookings, methods=["POST"])]
     routes += [Route("/_sandbox/rooms/{hotel:int}/{inv}/active", set_room_active, methods=["POST"])]
     routes += [Route("/_sandbox/properties.csv", _csv(lambda: sandbox.content.properties_csv(sandbox.registry))),
                Route("/_sandbox/content/{part}.csv", content_csv),

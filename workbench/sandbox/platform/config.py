@@ -45,6 +45,9 @@ class SandboxConfig:
     provider_type: str = "Hotel"
     platform_rooms_path: Path | None = DEFAULT_PLATFORM_ROOMS
     rtb_enabled: bool = False  # the provider setting content_api_rtb_enabled (BookingModel RTB on New)
+    # what OTA_HotelAvailNotif's SetMinLOS/SetMaxLOS mean: "stay_through" (the platform's older guide, the
+    # default) or "arrival" (docs/availability.md); the client's WORKBENCH_LOS_READING must agree
+    los_reading: str = "stay_through"
     # "spec": Basic only, the spec's sunsets only (as the spec is written); "platform": as the platform is
     # today (docs/live-platform.md): the token exchange, Bearer tokens, Basic refused from 2026-01-01, and
     # every sunset and deprecation of the operation catalogue by the sandbox's date

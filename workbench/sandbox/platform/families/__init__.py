@@ -9,6 +9,7 @@ from __future__ import annotations
 from workbench.sandbox.platform.calls import Family
 from workbench.sandbox.platform.endpoints import Endpoint, limits_of
 from workbench.sandbox.platform.families import (
+    availability,
     catalogued,
     content,
     lookups,
@@ -26,6 +27,7 @@ FAMILIES: tuple[Family, ...] = (
     roomrates.FAMILY,  # roomrates
     lookups.FAMILY,  # currencies, countries
     reservations.FAMILY,  # reservationssummary (not served), reservations, OTA_HotelResNotif
+    availability.FAMILY,  # OTA_HotelAvailNotif, roomrateavailability
 )
 
 #: Every endpoint the platform's families declare, by name, and the spec's limits for them.
