@@ -112,7 +112,6 @@ def push_content_cmd(
     from workbench.errors import SettingsError, WorkbenchError
     from workbench.flows.content_push import push_content
     from workbench.reports.push import check_push_report_path
-    from workbench.writers.driver import PushInterrupted
 
     check_outputs({"files": files, "--env-file": env_file}, files={"--report": report, "--journal": journal},
                   folders={"--dry-run": dry_run})

@@ -200,7 +200,7 @@ def _validate_on_dask(files, as_of, registry, report, sheet, fx, show, encoding,
 
 
 def _dry_run_on_dask(files, dry_run, as_of, registry, sheet, fx, encoding, header_row, skip_invalid, env_file, journal,
-                     full, report, workers, scheduler, partition_size) -> None:
+                     full, report, workers, scheduler, partition_size, fetch_registry=False) -> None:
     from workbench.cli.scale import dry_run_on_cluster
     from workbench.errors import WorkbenchError
 
@@ -217,7 +217,8 @@ def _dry_run_on_dask(files, dry_run, as_of, registry, sheet, fx, encoding, heade
     run = dry_run_on_cluster(files, dry_run, as_of=_as_of(as_of), registry=registry, fx=fx, sheet=sheet,
                              encoding=encoding, header_row=header_row, skip_invalid=skip_invalid,
                              spelling=settings.weekday_spelling, target=(settings.base_url or "").rstrip("/"),
-                             journal=journal, full=full, workers=workers, scheduler=scheduler, size=partition_size)
+                             journal=journal, full=full, workers=workers, scheduler=scheduler, size=partition_size,
+                             platform=settings if fetch_registry and settings.base_url else None)
     _print_not_checked(run)
 
 
@@ -281,7 +282,7 @@ def push_rates_cmd(
     if engine is Engine.dask:
         _one_process_only({"--waivers": waivers, "--plan": plan, "--wait": wait})
         return _dry_run_on_dask(files, dry_run, as_of, registry, sheet, fx, encoding, header_row, skip_invalid,
-                                env_file, journal, full, report, workers, scheduler, partition_size)
+                                env_file, journal, full, report, workers, scheduler, partition_size, fetch_registry)
     check_paths(report, check_push_report_path)
     day = _as_of(as_of)
     if plan:
