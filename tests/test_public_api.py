@@ -24,7 +24,8 @@ EXPORTED = {
     "loaders": [
         "AMENITIES_COLUMNS", "CONTENT_COLUMNS", "CONTENT_PARTS", "ContentLoaded", "ISSUE_COLUMNS", "LoadError",
         "Loaded", "RATES_COLUMNS", "ROOMS_COLUMNS", "Registry", "RoomsLoaded", "SUBROOMS_COLUMNS", "empty_issues",
-        "read_content", "read_rates", "read_registry", "read_rooms", "read_waivers", "sheet_headers", "weekday_mask",
+        "check_workbook_kind", "read_content", "read_rates", "read_registry", "read_rooms", "read_waivers",
+        "sheet_headers", "weekday_mask", "workbook_kind", "wrong_kind_message",
     ],
     "expectations": [
         "ContentLookups", "FxTable", "ISSUE_COLUMNS", "bed_types", "cet_today", "date_window", "has_errors", "read_fx_table",

@@ -3,14 +3,27 @@ short summary in Jupyter (the verdict, counts by rule, the first issues) instead
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from pathlib import Path
 from typing import ClassVar
 
 import pandas as pd
 
+from loaders.kinds import workbook_kind, wrong_kind_message
 from workbench.display import Summary, Table, facts_text
+from workbench.errors import InputError
 
 #: Issues a summary lists (errors first); the rest are in ``.errors`` / ``.warnings`` / ``.issues``.
 FIRST_ISSUES = 10
+
+
+def refuse_other_kind(paths: Iterable[str | Path], wanted: str) -> None:
+    """``InputError`` naming the function to use when one of ``paths`` is certainly a workbook of
+    another kind than ``wanted`` (``loaders.workbook_kind``): checked before anything is read."""
+    for p in paths:
+        found = workbook_kind(p)
+        if found is not None and found != wanted:
+            raise InputError(wrong_kind_message(found, Path(p).name, python=True))
 
 
 class IssuesView:

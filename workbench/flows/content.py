@@ -23,7 +23,7 @@ import pandas as pd
 
 from expectations import ContentLookups, cet_today, validate_content
 from loaders import read_content
-from workbench.flows.checked import IssuesView
+from workbench.flows.checked import IssuesView, refuse_other_kind
 from workbench.platform.lookups import DEFAULT_CACHE, LookupCache, Lookups, fetch_lookups
 
 if TYPE_CHECKING:
@@ -99,6 +99,7 @@ def check_content(files: PathLike | Iterable[PathLike], *, settings: Settings | 
     :func:`loaders.read_content`. ``client_options`` go to the client (e.g. an in-process sandbox).
     """
     paths = [Path(files)] if isinstance(files, (str, Path)) else [Path(p) for p in files]
+    refuse_other_kind(paths, "content")
     loaded = read_content(paths, sheet=sheet, encoding=encoding, header_row=header_row)
     notes: list[str] = []
     known = _lookups(lookups, settings, cache, client_options, refresh_lookups, notes)

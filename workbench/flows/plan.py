@@ -82,7 +82,7 @@ def plan_rates(check: RatesCheck, settings: Settings | None = None, *, journal: 
     send.attrs = frame.attrs
     blocked = "" if check.ok or skip_invalid else (
         f"{len(check.errors):,} error(s) block the push; fix them, or send only the rows without errors with "
-        "--skip-invalid (the plan shows what that would send)")
+        "`skip_invalid=True` (`--skip-invalid` on the command line; the plan shows what that would send)")
     hotels = send["hotel_code"].dropna().unique()
     mark = journal_mark(journal)
     accepted = read_accepted(journal, chosen, hotels) if chosen else empty_accepted()

@@ -31,7 +31,7 @@ from loaders.waivers import read_waivers
 from workbench.config import Settings
 from workbench.display import Summary, Table
 from workbench.errors import BlockedByErrors
-from workbench.flows.checked import IssuesView
+from workbench.flows.checked import IssuesView, refuse_other_kind
 from workbench.flows.frames import read_rates_frame
 from workbench.writers.batches import RateRequest, plan_requests, row_ranges
 from workbench.writers.plan import RatesPlan
@@ -148,7 +148,12 @@ def check_rates(files: RatesInput | Iterable[RatesInput], *, sheet: str | Sequen
     ``encoding`` and ``header_row`` apply to the files (see :func:`loaders.read_rates`).
     ``waivers`` (a waivers file or frame) set accepted warnings aside: see :meth:`RatesCheck.waive`.
     """
+    if isinstance(files, (pd.Series, pd.Index)) or not isinstance(files, (str, Path, pd.DataFrame, Iterable)):
+        raise TypeError(f"check_rates reads a file path, a pandas DataFrame or a list of them, not a "
+                        f"{type(files).__name__}" + (": give `series.to_frame()`" if isinstance(files, pd.Series)
+                                                     else ""))
     inputs = [files] if isinstance(files, (str, Path, pd.DataFrame)) else list(files)
+    refuse_other_kind([p for p in inputs if isinstance(p, (str, Path))], "rates")
     loaded = _load(inputs, sheet, encoding=encoding, header_row=header_row)
     return check_loaded(loaded, [p for p in inputs if not isinstance(p, pd.DataFrame)], registry=registry,
                         as_of=as_of, fx=fx, waivers=waivers)
@@ -238,7 +243,7 @@ class DryRun:
 def _blocked(check: RatesCheck, skip_invalid: bool) -> None:
     if not check.ok and not skip_invalid:
         raise BlockedByErrors(f"{len(check.errors)} error(s) block the push; fix them, or send only the rows "
-                              "without errors with --skip-invalid")
+                              "without errors with `skip_invalid=True` (`--skip-invalid` on the command line)")
 
 
 def requests_for(check: RatesCheck, skip_invalid: bool = False, spelling: str = "ota") -> tuple[list[RateRequest], int]:

@@ -31,7 +31,7 @@ from loaders import ISSUE_COLUMNS, read_rooms
 from workbench.config import Settings, journal_path
 from workbench.display import Summary, Table
 from workbench.errors import BlockedByErrors, OperationSunset, PlatformReadError
-from workbench.flows.checked import IssuesView
+from workbench.flows.checked import IssuesView, refuse_other_kind
 from workbench.flows.room_files import (
     MAPPING_COLUMNS,
     PathLike,
@@ -106,6 +106,7 @@ def check_rooms(files: PathLike | Iterable[PathLike], *, sheet: str | Sequence[s
     """Load Rooms / SubRooms / Amenities sheets and check them against the spec's E1 rules (``encoding``
     and ``header_row``: see :func:`loaders.read_rooms`)."""
     paths = [Path(files)] if isinstance(files, (str, Path)) else [Path(p) for p in files]
+    refuse_other_kind(paths, "rooms")
     loaded = read_rooms(paths, sheet=sheet, encoding=encoding, header_row=header_row)
     issues = validate_rooms(loaded.rooms, loaded.subrooms, loaded.amenities, load_issues=loaded.issues)
     return RoomsCheck(loaded.rooms, loaded.subrooms, loaded.amenities, issues, paths)

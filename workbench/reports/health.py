@@ -17,6 +17,7 @@ import pandas as pd
 from workbench.health import FINDINGS, PropertyHealth
 from workbench.health.coverage import KEY
 from workbench.health.letters import write_letter
+from workbench.reports.output_files import whole_file, write_text_whole
 from workbench.reports.validation import REPORT_CSS
 
 ROOM_RATE_COLUMNS = ["hotel_code", "hotel_name", "inv_type_code", "room_name", "rate_plan_code", "rate_name", "role",
@@ -34,16 +35,16 @@ def write_health_report(health: PropertyHealth, path: str | Path, *, timelines: 
     """Write ``health`` to ``path``; the extension picks the format (.csv, .xlsx, .html)."""
     path = Path(path)
     suffix = path.suffix.lower()
-    path.parent.mkdir(parents=True, exist_ok=True)
     if suffix == ".csv":
-        health.findings.to_csv(path, index=False, encoding="utf-8-sig", date_format="%Y-%m-%d")
+        with whole_file(path) as tmp:
+            health.findings.to_csv(tmp, index=False, encoding="utf-8-sig", date_format="%Y-%m-%d")
         return path
     if suffix == ".xlsx":
-        _xlsx(health, path)
+        with whole_file(path) as tmp:
+            _xlsx(health, tmp)
         return path
     if suffix == ".html":
-        path.write_text(render_health_html(health, timelines=timelines), encoding="utf-8")
-        return path
+        return write_text_whole(path, render_health_html(health, timelines=timelines))
     raise ValueError(f"cannot write a health report to `{path.name}`: use a name ending in .csv, .xlsx or .html")
 
 
@@ -148,7 +149,5 @@ def write_letters(health: PropertyHealth, directory: str | Path) -> list[Path]:
         letter = write_letter(int(p.hotel_code), p.hotel_name if isinstance(p.hotel_name, str) else None,
                               by_hotel.get(int(p.hotel_code), []), health.as_of)
         for ext, text in (("md", letter.markdown), ("html", letter.html)):
-            target = out / f"{letter.hotel_code}.{ext}"
-            target.write_text(text, encoding="utf-8")
-            written.append(target)
+            written.append(write_text_whole(out / f"{letter.hotel_code}.{ext}", text))
     return written

@@ -20,6 +20,7 @@ import xlsxwriter
 from xlsxwriter.utility import xl_rowcol_to_cell
 from xlsxwriter.worksheet import Worksheet
 
+from loaders.own_sheets import ADDED_SHEETS_PROPERTY, own_sheets
 from workbench.reports.text import is_missing, text
 
 FILLS = {"error": "#FFC7CE", "warning": "#FFEB9C"}
@@ -45,6 +46,7 @@ def write_marked_values(path: str | Path, files: Sequence[Path], marks: pd.DataF
                                          "default_date_format": "yyyy-mm-dd", "strings_to_numbers": False,
                                          "strings_to_urls": False, "strings_to_formulas": False,
                                          "nan_inf_to_errors": True})
+    wb.set_custom_property(ADDED_SHEETS_PROPERTY, ",".join([problems_sheet, *(tables or {})]))
     try:
         fmt = _Formats(wb)
         sources = list(_sources(files))
@@ -86,7 +88,7 @@ def _sources(files: Sequence[Path]) -> Iterator[tuple[str, tuple[str, str], Rows
             from python_calamine import CalamineWorkbook
 
             wb = CalamineWorkbook.from_path(str(f))
-            names = wb.sheet_names
+            names = [n for n in wb.sheet_names if n not in own_sheets(f)]
             for name in names:
                 rows = wb.get_sheet_by_name(name).to_python(skip_empty_area=False)
                 title = name if single else (f"{f.stem} {name}" if len(names) > 1 else f.stem)

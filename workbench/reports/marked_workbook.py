@@ -17,13 +17,16 @@ from pathlib import Path
 import pandas as pd
 from openpyxl import Workbook, load_workbook
 from openpyxl.comments import Comment
+from openpyxl.packaging.custom import StringProperty
 from openpyxl.styles import Font, PatternFill
 from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.hyperlink import Hyperlink
 from openpyxl.worksheet.worksheet import Worksheet
 
+from loaders.own_sheets import ADDED_SHEETS_PROPERTY, own_sheets
 from workbench.reports.marked_values import NOT_COPIED
 from workbench.reports.ranges import IssueRanges, nights_text, weekdays_text
+from workbench.reports.sheet_copy import copy_sheet
 from workbench.reports.text import text
 
 FILLS = {"error": PatternFill("solid", fgColor="FFC7CE"), "warning": PatternFill("solid", fgColor="FFEB9C")}
@@ -37,6 +40,8 @@ def write_marked_workbook(issues: pd.DataFrame, path: Path, files: Sequence[Path
     sheet_of: dict[tuple[str, str], Worksheet] = {}
     if len(files) == 1 and files[0].suffix.lower() in EXCEL:
         wb = load_workbook(files[0])
+        for name in own_sheets(files[0]):  # a report checked again: its old Issues sheet goes
+            del wb[name]
         for ws in wb.worksheets:
             sheet_of[(files[0].name, ws.title)] = ws
     else:
@@ -55,19 +60,30 @@ def write_marked_workbook(issues: pd.DataFrame, path: Path, files: Sequence[Path
     if waived is not None and len(waived.lines):
         _lines_sheet(wb, "Waived", waived.lines, [""] * len(waived.lines), 1,
                      extra={"waiver_reason": "reason", "waived_by": "who", "waiver": "waiver"})
+    mark_added_sheets(wb, ["Issues", *(["Waived"] if waived is not None and len(waived.lines) else [])])
     wb.active = 0
     wb.save(path)
     return path
 
 
+def mark_added_sheets(wb: Workbook, names: Sequence[str]) -> None:
+    """Name the sheets the workbench added (``loaders.own_sheets``), so reading the report again skips them."""
+    props = wb.custom_doc_props
+    for old in [p for p in props.props if p.name == ADDED_SHEETS_PROPERTY]:
+        props.props.remove(old)
+    props.append(StringProperty(name=ADDED_SHEETS_PROPERTY, value=",".join(names)))
+
+
 def _copy_values(wb: Workbook, f: Path):
     used = {ws.title for ws in wb.worksheets}
     if f.suffix.lower() in EXCEL:
-        src = load_workbook(f, read_only=True, data_only=True)
+        src = load_workbook(f, data_only=True)  # the values Excel saved; each cell's formatting too
+        skip = own_sheets(f)
         for ws in src.worksheets:
+            if ws.title in skip:
+                continue
             dst = wb.create_sheet(_unique(f"{f.stem} {ws.title}" if len(src.worksheets) > 1 else f.stem, used))
-            for row in ws.iter_rows(values_only=True):
-                dst.append(list(row))
+            copy_sheet(ws, dst)
             yield ws.title, dst
         src.close()
     else:

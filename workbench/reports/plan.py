@@ -19,6 +19,7 @@ from typing import Any
 
 import pandas as pd
 
+from workbench.reports.output_files import whole_file, write_text_whole
 from workbench.reports.tables import write_table
 from workbench.reports.text import text
 from workbench.reports.validation import REPORT_CLASS, REPORT_CSS
@@ -43,15 +44,13 @@ def write_plan_report(plan: Any, path: str | Path) -> Path:
     suffix = path.suffix.lower()
     if suffix == ".csv":
         return write_table(_ranges_table(plan.ranges()), path)
-    path.parent.mkdir(parents=True, exist_ok=True)
     if suffix == ".html":
-        path.write_text(render_plan_html(plan), encoding="utf-8")
-        return path
+        return write_text_whole(path, render_plan_html(plan))
     figures = pd.DataFrame(_figures(plan), columns=["figure", "value"])
     sheets = {"Plan": figures, "Room-rates": plan.room_rates, "Changes": _ranges_table(plan.ranges()),
               "Cells": _cells_table(plan.changes()).head(EXCEL_ROWS),
               "Warnings": plan.warnings.reindex(columns=WARNING_COLUMNS)}
-    with pd.ExcelWriter(path, engine="xlsxwriter") as writer:
+    with whole_file(path) as tmp, pd.ExcelWriter(tmp, engine="xlsxwriter") as writer:
         for name, frame in sheets.items():
             frame.to_excel(writer, sheet_name=name, index=False)
             sheet = writer.sheets[name]

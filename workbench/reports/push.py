@@ -22,6 +22,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from workbench.reports.output_files import whole_file, write_text_whole
 from workbench.reports.tables import write_table
 from workbench.reports.text import DASH, text
 from workbench.reports.validation import REPORT_CLASS, REPORT_CSS
@@ -82,14 +83,13 @@ def write_push_report(result: PushOutcome | NothingSent, path: str | Path) -> Pa
     if suffix == ".csv":
         return write_table(_rows_table(view), path)
     if suffix == ".html":
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(_html(view), encoding="utf-8")
-        return path
+        return write_text_whole(path, _html(view))
     from workbench.reports.marked_values import write_marked_values
 
-    return write_marked_values(path, view.files, _marks(view), problems_sheet="Problems",
-                               tables={"Requests": view.requests[view.kind.request_columns],
-                                       "Rows": _rows_table(view)})
+    with whole_file(path) as tmp:
+        write_marked_values(tmp, view.files, _marks(view), problems_sheet="Problems",
+                            tables={"Requests": view.requests[view.kind.request_columns], "Rows": _rows_table(view)})
+    return path
 
 
 def render_push_html(result: PushOutcome | NothingSent) -> str:

@@ -21,6 +21,7 @@ import pandas as pd
 from expectations.located import LOCATION_COLUMNS, locate_issues
 from expectations.waivers import WAIVED_COLUMNS
 from workbench.reports.issues_html import render_issues_html
+from workbench.reports.output_files import whole_file, write_text_whole
 from workbench.reports.ranges import IssueRanges, issue_ranges
 from workbench.reports.styles import REPORT_CLASS, REPORT_CSS
 from workbench.reports.tables import write_table
@@ -66,13 +67,13 @@ def write_report(issues: pd.DataFrame, path: str | Path, context: ReportContext 
     waived_ranges = _ranges(waived, rates, by=("waiver", "waiver_reason", "waived_by")) \
         if waived is not None and len(waived) else None
     if suffix == ".html":
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(render_issues_html(issues, ranges, context, waived, waived_ranges), encoding="utf-8")
-        return path
+        return write_text_whole(path, render_issues_html(issues, ranges, context, waived, waived_ranges))
     from workbench.reports.marked_workbook import write_marked_workbook
 
-    return write_marked_workbook(issues, path, list(context.files), title=context.title, ranges=ranges,
-                                 waived=waived_ranges)
+    with whole_file(path) as tmp:
+        write_marked_workbook(issues, tmp, list(context.files), title=context.title, ranges=ranges,
+                              waived=waived_ranges)
+    return path
 
 
 def render_html(issues: pd.DataFrame, context: ReportContext, *, rates: pd.DataFrame | None = None,

@@ -1,0 +1,75 @@
+"""Where reports go: written whole or not at all, and never over an input.
+
+Every report writer writes through :func:`whole_file`: the bytes go to a temporary name beside the
+target, which is renamed over it only once complete, so a Ctrl-C or a crash leaves either the old
+file or the new one, never half of one. :func:`inputs_overlap` tells a command, before any work,
+which output paths are also inputs (the same file by another path, a link, or inside an input
+folder), so it can refuse them.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import tempfile
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+
+
+@contextlib.contextmanager
+def whole_file(path: str | Path) -> Iterator[Path]:
+    """A temporary path beside ``path`` (same suffix, so writers pick the same format) to write;
+    renamed to ``path`` when the block ends normally, removed when it raises (Ctrl-C included)."""
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, name = tempfile.mkstemp(prefix=f".{target.stem}.", suffix=f".part{target.suffix}", dir=target.parent)
+    os.close(fd)
+    tmp = Path(name)
+    try:
+        yield tmp
+        os.replace(tmp, target)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+
+
+def write_text_whole(path: str | Path, text: str) -> Path:
+    """``text`` (UTF-8) written whole to ``path``."""
+    with whole_file(path) as tmp:
+        tmp.write_text(text, encoding="utf-8")
+    return Path(path)
+
+
+def same_file(a: str | Path, b: str | Path) -> bool:
+    """True when ``a`` and ``b`` name the same file: the same path spelled differently, a link to it,
+    or a hard link (both existing); paths that do not exist yet compare as resolved."""
+    pa, pb = Path(a), Path(b)
+    if pa.exists() and pb.exists():
+        try:
+            return os.path.samefile(pa, pb)
+        except OSError:
+            pass
+    return _resolved(pa) == _resolved(pb)
+
+
+def inputs_overlap(outputs: Iterable[str | Path], inputs: Iterable[str | Path]) -> list[tuple[Path, Path]]:
+    """``(output, input)`` pairs where writing ``output`` would touch ``input``: the same file, an
+    output inside an input folder, or an output folder holding an input. Empty: every output is safe."""
+    ins = [Path(i) for i in inputs]
+    clashes = []
+    for out in (Path(o) for o in outputs):
+        for given in ins:
+            if same_file(out, given) or _inside(out, given) or _inside(given, out):
+                clashes.append((out, given))
+    return clashes
+
+
+def _resolved(p: Path) -> Path:
+    return p.expanduser().resolve(strict=False)
+
+
+def _inside(child: Path, folder: Path) -> bool:
+    """``child`` lies inside the existing folder ``folder``."""
+    if not folder.is_dir():
+        return False
+    return _resolved(folder) in _resolved(child).parents
