@@ -72,6 +72,13 @@ def has_errors(issues: pd.DataFrame) -> bool:
     return bool((issues["severity"] == "error").any())
 
 
+#: what ``str()`` makes of a missing value: never an issue's value (a blank cell's value is missing)
+MISSING_TEXTS = ("<NA>", "NaT")
+
+
 def _typed(frame: pd.DataFrame) -> pd.DataFrame:
-    frame = frame[ISSUE_COLUMNS]
-    return frame.astype(ISSUE_DTYPES)
+    frame = frame[ISSUE_COLUMNS].astype(ISSUE_DTYPES)
+    value = frame["value"]
+    if value.isin(MISSING_TEXTS).any():
+        frame = frame.assign(value=value.mask(value.isin(MISSING_TEXTS)))
+    return frame

@@ -10,7 +10,7 @@ from typing import ClassVar
 import pandas as pd
 
 from loaders.kinds import workbook_kind, wrong_kind_message
-from workbench.display import Summary, Table, facts_text
+from workbench.display import MarkdownSummary, Summary, Table, facts_text
 from workbench.errors import InputError
 
 #: Issues a summary lists (errors first); the rest are in ``.errors`` / ``.warnings`` / ``.issues``.
@@ -26,7 +26,7 @@ def refuse_other_kind(paths: Iterable[str | Path], wanted: str) -> None:
             raise InputError(wrong_kind_message(found, Path(p).name, python=True))
 
 
-class IssuesView:
+class IssuesView(MarkdownSummary):
     """Mixin for results that carry an ``issues`` frame (rates, rooms, ...)."""
 
     issues: pd.DataFrame

@@ -25,6 +25,7 @@ from expectations import ContentLookups, cet_today, validate_content
 from loaders import read_content
 from workbench.flows.checked import IssuesView, refuse_other_kind
 from workbench.platform.lookups import DEFAULT_CACHE, LookupCache, Lookups, fetch_lookups
+from workbench.reports.about import describe, names_from, row_map
 
 if TYPE_CHECKING:
     from workbench.config import Settings
@@ -107,7 +108,11 @@ def check_content(files: PathLike | Iterable[PathLike], *, settings: Settings | 
         rtb_enabled = bool(settings.content_api_rtb_enabled) if settings is not None else False
     issues = validate_content(loaded.parts, load_issues=loaded.issues, lookups=known, today=today or cet_today(),
                               rtb_enabled=rtb_enabled)
-    return ContentCheck(loaded.parts, issues, paths, known, notes)
+    # the report groups by property (HotelCode or ID) and part, and names each property (HotelName)
+    parts = loaded.parts
+    describe(issues, kind="content", names=names_from(parts["Property"], code="property"),
+             rows=row_map((f, f["property"], f["sheet"]) for f in parts.values()))
+    return ContentCheck(parts, issues, paths, known, notes)
 
 
 def _lookups(lookups: ContentLookups | Lookups | None, settings: Settings | None, cache: PathLike | LookupCache | None,

@@ -29,10 +29,11 @@ from loaders.issues import combine
 from loaders.schemas import empty_rates as empty_rates_frame
 from loaders.waivers import read_waivers
 from workbench.config import Settings
-from workbench.display import Summary, Table
+from workbench.display import MarkdownSummary, Summary, Table
 from workbench.errors import BlockedByErrors
 from workbench.flows.checked import IssuesView, refuse_other_kind
 from workbench.flows.frames import read_rates_frame
+from workbench.reports.about import describe, names_from
 from workbench.writers.batches import RateRequest, plan_requests, row_ranges
 from workbench.writers.plan import RatesPlan
 from workbench.writers.push import (
@@ -175,6 +176,9 @@ def check_loaded(loaded: tuple[pd.DataFrame, pd.DataFrame], files: Iterable[Path
         reg = read_registry(registry)
     fx_table = fx if isinstance(fx, FxTable) else read_fx_table(fx)
     issues = validate_rates(frame, registry=reg, as_of=as_of, fx=fx_table, load_issues=load_issues)
+    names = names_from(reg.properties)
+    describe(issues, kind="rates", names=names)
+    describe(frame, kind="rates", names=names)  # the plan and the push reports read them from the frame
     check = RatesCheck(frame, issues, reg, as_of, [Path(p) for p in files])
     return check if waivers is None else check.waive(waivers)
 
@@ -207,7 +211,7 @@ def _load(inputs: list[RatesInput], sheet: str | Sequence[str] | None, *, encodi
 
 
 @dataclass(repr=False)
-class DryRun:
+class DryRun(MarkdownSummary):
     """Requests written to ``directory``: one ``.xml`` per request and ``manifest.csv``."""
 
     directory: Path
@@ -242,7 +246,7 @@ class DryRun:
 
 def _blocked(check: RatesCheck, skip_invalid: bool) -> None:
     if not check.ok and not skip_invalid:
-        raise BlockedByErrors(f"{len(check.errors)} error(s) block the push; fix them, or send only the rows "
+        raise BlockedByErrors(f"{len(check.errors):,} error(s) block the push; fix them, or send only the rows "
                               "without errors with `skip_invalid=True` (`--skip-invalid` on the command line)")
 
 

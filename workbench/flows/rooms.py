@@ -46,6 +46,7 @@ from workbench.flows.room_files import (
 from workbench.flows.room_results import request_lines, room_rows, sent_results, with_journal_mapping
 from workbench.ota.descriptive_info import PlatformRooms
 from workbench.platform.rooms import fetch_rooms, open_client, read_rooms_of
+from workbench.reports.about import describe, row_map
 from workbench.transport.operations import deprecation_notice
 from workbench.writers import driver
 from workbench.writers.folder import Folder
@@ -109,6 +110,10 @@ def check_rooms(files: PathLike | Iterable[PathLike], *, sheet: str | Sequence[s
     refuse_other_kind(paths, "rooms")
     loaded = read_rooms(paths, sheet=sheet, encoding=encoding, header_row=header_row)
     issues = validate_rooms(loaded.rooms, loaded.subrooms, loaded.amenities, load_issues=loaded.issues)
+    # the report groups by property and room type (the row's InvCode, else its RoomID)
+    describe(issues, kind="rooms", rows=row_map(
+        (f, f["hotel_code"], f["inv_code"].astype("string").fillna(f["room_id"].astype("string")))
+        for f in (loaded.rooms, loaded.subrooms, loaded.amenities)))
     return RoomsCheck(loaded.rooms, loaded.subrooms, loaded.amenities, issues, paths)
 
 

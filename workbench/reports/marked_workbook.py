@@ -34,7 +34,9 @@ EXCEL = {".xlsx", ".xlsm"}
 
 
 def write_marked_workbook(issues: pd.DataFrame, path: Path, files: Sequence[Path], title: str = "Issues", *,
-                          ranges: IssueRanges | None = None, waived: IssueRanges | None = None) -> Path:
+                          ranges: IssueRanges | None = None, waived: IssueRanges | None = None,
+                          columns: dict[str, str] | None = None) -> Path:
+    """``columns``: the Issues sheet's columns (line column -> header) when not the rates' room-rates and nights."""
     path.parent.mkdir(parents=True, exist_ok=True)
     files = [Path(f) for f in files]
     sheet_of: dict[tuple[str, str], Worksheet] = {}
@@ -56,7 +58,7 @@ def write_marked_workbook(issues: pd.DataFrame, path: Path, files: Sequence[Path
     if ranges is None:
         _issues_sheet(wb, issues, links, title)
     else:
-        _lines_sheet(wb, "Issues", ranges.lines, [links[i] for i in ranges.lines["first_index"]], 0)
+        _lines_sheet(wb, "Issues", ranges.lines, [links[i] for i in ranges.lines["first_index"]], 0, columns=columns)
     if waived is not None and len(waived.lines):
         _lines_sheet(wb, "Waived", waived.lines, [""] * len(waived.lines), 1,
                      extra={"waiver_reason": "reason", "waived_by": "who", "waiver": "waiver"})
@@ -187,17 +189,19 @@ def _issues_sheet(wb: Workbook, issues: pd.DataFrame, links: list[str], title: s
     wb.active = 0
 
 
-LINE_SHEET_COLUMNS = {"severity": "severity", "rule": "rule", "hotel_code": "property", "inv_type_code": "room",
+LINE_SHEET_COLUMNS = {"severity": "severity", "rule": "rule", "property": "property", "inv_type_code": "room",
                       "rate_plan_code": "rate", "_nights": "nights", "_weekdays": "weekdays", "issues": "issues",
                       "source": "source", "sheet": "sheet", "rows": "rows", "column": "column", "value": "value",
                       "message": "message"}
 
 
 def _lines_sheet(wb: Workbook, name: str, lines: pd.DataFrame, links: list[str], at: int,
-                 extra: dict[str, str] | None = None) -> None:
+                 extra: dict[str, str] | None = None, columns: dict[str, str] | None = None) -> None:
     """One row per range line (see :mod:`workbench.reports.ranges`), with a link to its first cell."""
     ws = wb.create_sheet(name, at)
-    columns = {**LINE_SHEET_COLUMNS, **(extra or {})}
+    columns = {**(columns or LINE_SHEET_COLUMNS), **(extra or {})}
+    if "property" not in lines:
+        lines = lines.assign(property=lines["hotel_code"].astype("Int64").astype("string").fillna(""))
     table = lines.assign(_nights=nights_text(lines), _weekdays=weekdays_text(lines))
     ws.append([*columns.values(), "go to cell"])
     for c in ws[1]:

@@ -77,7 +77,7 @@ class Case:
 
 def seen(name: str, row_: int = 2, sheet: str = "") -> str:
     """The coverage line a file read without errors shows: its room-rate was priced."""
-    return f"{name}{' ' + sheet if sheet else ''} row {row_}, RatePlanCode = 1 of the next 365 nights priced  coverage"
+    return f"{name}{' ' + sheet if sheet else ''} row {row_}, RatePlanCode = RO  coverage"
 
 
 CSV_1252 = [H, [0, "Suite Müller", "RO", "2027-01-01", "€ 99,50", "EUR"]]
