@@ -28,7 +28,7 @@ EXPORTED = {
         "sheet_headers", "weekday_mask", "workbook_kind", "wrong_kind_message",
     ],
     "expectations": [
-        "ContentLookups", "FxTable", "ISSUE_COLUMNS", "bed_types", "cet_today", "date_window", "has_errors", "read_fx_table",
+        "ContentLookups", "FxTable", "ISSUE_COLUMNS", "bed_types", "cet_today", "country_outlines", "date_window", "has_errors", "read_fx_table",
         "room_type_name", "validate_content", "validate_content_modular", "validate_rates", "validate_rooms",
     ],
     "workbench": [
@@ -44,6 +44,7 @@ EXPORTED = {
         "push_rates", "push_rooms", "read_notifications",
         "rooms_dry_run", "run_demand_sandbox", "run_sandbox", "search_cars", "serve_in_thread", "write_health_report",
         "write_letters", "write_plan_report", "write_push_report", "write_report", "write_rooms_workbook", "write_table",
+        "xml_excerpt",
     ],
 }
 FACES = {"loaders": loaders, "expectations": expectations, "workbench": workbench}

@@ -278,3 +278,16 @@ class FrameView:
             {"selector": "th, td", "props": "text-align:left!important;vertical-align:top;white-space:normal;"
                                            "overflow-wrap:anywhere;max-width:70ch"},
             {"selector": "", "props": "table-layout:auto;border-collapse:collapse"}], overwrite=True)
+
+
+def xml_excerpt(body: bytes | str, lines: int = 25) -> str:
+    """The first ``lines`` lines of an XML message, pretty-printed (one element a line, never cut
+    mid-tag), then how many lines follow: a request shown in a notebook."""
+    from lxml import etree
+
+    raw = body.encode() if isinstance(body, str) else body
+    root = etree.fromstring(raw, etree.XMLParser(remove_blank_text=True, resolve_entities=False, no_network=True))
+    text = etree.tostring(root, pretty_print=True, encoding="unicode").rstrip("\n").split("\n")
+    shown = text[:lines]
+    rest = len(text) - len(shown)
+    return "\n".join(shown) + (f"\n… {rest:,} more line{'s' if rest != 1 else ''}" if rest else "")

@@ -39,10 +39,12 @@ TQDM_TEXT = re.compile(r"\d+%\|")
 class Ran:
     """A notebook after it ran: its cells with outputs, and the temporary folder its kernel used."""
 
-    def __init__(self, nb: nbformat.NotebookNode, tmp_left: list[str], secrets_left: list[str]) -> None:
+    def __init__(self, nb: nbformat.NotebookNode, tmp_left: list[str], secrets_left: list[str],
+                 folder_left: list[str] | None = None) -> None:
         self.nb = nb
         self.tmp_left = tmp_left  # what it left in its temporary folder
         self.secrets_left = secrets_left  # private keys and .env files it added under out/
+        self.folder_left = folder_left or []  # what it added to notebooks/ (a cache, a journal)
 
     def outputs(self) -> list[tuple[int, dict]]:
         return [(i, o) for i, c in enumerate(self.nb.cells) if c.cell_type == "code" for o in c.get("outputs", [])]
@@ -58,12 +60,20 @@ def run(path: Path) -> Ran:
     client = NotebookClient(nb, timeout=300, kernel_name="python3", resources={"metadata": {"path": str(path.parent)}})
     env = {**os.environ, "TMPDIR": str(tmp), "TEMP": str(tmp), "TMP": str(tmp)}
     before = secrets_under_out()
+    in_folder = files_beside_notebooks()
     try:
         client.execute(env=env)  # the kernel's tempfile folder is `tmp`: what is left there, the notebook left
         left = sorted(p.name for p in tmp.iterdir())
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    return Ran(nb, left, sorted(secrets_under_out() - before))
+    return Ran(nb, left, sorted(secrets_under_out() - before), sorted(files_beside_notebooks() - in_folder))
+
+
+def files_beside_notebooks() -> set[str]:
+    """Every file under notebooks/ but the notebooks (and Jupyter's own checkpoints)."""
+    folder = ROOT / "notebooks"
+    return {str(p.relative_to(folder)) for p in folder.rglob("*") if p.is_file() and p.suffix != ".ipynb"
+            and ".ipynb_checkpoints" not in p.parts}
 
 
 def secrets_under_out() -> set[str]:
@@ -98,6 +108,12 @@ def test_notebook_leaves_nothing_in_the_temporary_folder(path: Path) -> None:
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=IDS)
+def test_notebook_leaves_nothing_beside_the_notebooks(path: Path) -> None:
+    left = run(path).folder_left
+    assert not left, f"{path.name} left {left} in notebooks/ (e.g. .workbench/lookups.json): write under out/"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=IDS)
 def test_notebook_leaves_no_keys_or_secrets_under_out(path: Path) -> None:
     left = run(path).secrets_left
     assert not left, f"{path.name} left private keys or credentials behind: {left}"
@@ -113,6 +129,29 @@ def test_notebook_outputs_keep_their_styles_to_themselves(path: Path) -> None:
 def test_notebook_shows_messages_whole(path: Path) -> None:
     cut = [f"cell {i}: {c!r}" for i, text in run(path).html_outputs() for c in cut_off_cells(text)]
     assert not cut, f"{path.name}: cells cut off in a table (pandas' max_colwidth?):\n" + "\n".join(cut)
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=IDS)
+def test_notebook_shows_no_warning_boxes(path: Path) -> None:
+    """A warning printed on stderr is a red box in JupyterLab: the notebooks give none."""
+    boxes = [o.text[:120] for _, o in run(path).outputs() if o.output_type == "stream" and o.name == "stderr"
+             and "Warning" in o.text]
+    assert not boxes, f"{path.name}: warnings shown as red boxes: {boxes}"
+
+
+def test_notebook_01_shows_a_request_whole_lines_not_cut_mid_tag() -> None:
+    ran = run(ROOT / "notebooks" / "01-load-and-validate-rates.ipynb")
+    xml = next(o.text for _, o in ran.outputs() if o.output_type == "stream" and "<OTA_HotelRateAmountNotifRQ" in o.text)
+    lines = xml.rstrip("\n").split("\n")
+    assert len(lines) > 5 and max(map(len, lines)) < 200  # pretty-printed, not one 900-character line
+    assert lines[-1].startswith("… ") and lines[-1].endswith("more lines")  # says what follows
+    assert all(line.rstrip().endswith(">") for line in lines[:-1])  # every line shown ends a tag
+
+
+def test_notebook_07_pushes_without_a_rejection() -> None:
+    ran = run(ROOT / "notebooks" / "07-property-health.ipynb")
+    said = " ".join(o.text for _, o in ran.outputs() if o.output_type == "stream" and o.name == "stdout")
+    assert "request(s):" in said and "rejected" not in said
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=IDS)

@@ -9,6 +9,7 @@ from typing import ClassVar
 
 import pandas as pd
 
+from loaders.errors import LoadError
 from loaders.kinds import workbook_kind, wrong_kind_message
 from workbench.display import MarkdownSummary, Summary, Table, facts_text
 from workbench.errors import InputError
@@ -17,13 +18,23 @@ from workbench.errors import InputError
 FIRST_ISSUES = 10
 
 
+class WrongWorkbook(InputError, LoadError):
+    """A workbook of another kind than the check reads (``kind``): an :class:`InputError` for Python
+    callers, a ``LoadError`` (the input cannot be used: exit 2) for the commands."""
+
+    def __init__(self, message: str, *, source: str = "", kind: str = "") -> None:
+        LoadError.__init__(self, message, source=source)
+        self.kind = kind
+
+
 def refuse_other_kind(paths: Iterable[str | Path], wanted: str) -> None:
-    """``InputError`` naming the function to use when one of ``paths`` is certainly a workbook of
-    another kind than ``wanted`` (``loaders.workbook_kind``): checked before anything is read."""
+    """:class:`WrongWorkbook` naming the function to use when one of ``paths`` is certainly a workbook
+    of another kind than ``wanted`` (``loaders.workbook_kind``): checked before anything is read."""
     for p in paths:
         found = workbook_kind(p)
         if found is not None and found != wanted:
-            raise InputError(wrong_kind_message(found, Path(p).name, python=True))
+            raise WrongWorkbook(wrong_kind_message(found, Path(p).name, python=True), source=Path(p).name,
+                                kind=found)
 
 
 class IssuesView(MarkdownSummary):
