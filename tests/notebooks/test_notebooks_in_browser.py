@@ -29,7 +29,7 @@ CHECK_SCRIPT = """
 <script>
 window.addEventListener('load', () => {
   const out = {cells: 0, raw: [], cut: [], overflow: []};
-  const markers = %s;
+  const markers = MARKERS;
   for (const el of document.querySelectorAll('.jp-OutputArea-output td, .jp-OutputArea-output th, '
                                             + '.jp-OutputArea-output li, .jp-OutputArea-output b')) {
     out.cells += 1;
@@ -44,7 +44,7 @@ window.addEventListener('load', () => {
   document.body.appendChild(pre);
 });
 </script>
-""" % json.dumps(list(RAW_MARKERS))
+""".replace("MARKERS", json.dumps(list(RAW_MARKERS)))
 
 
 def untrusted(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
