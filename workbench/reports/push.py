@@ -16,13 +16,14 @@ Missing values are blank, never ``nan``/``None``/``NaT``.
 from __future__ import annotations
 
 import html
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pandas as pd
 
 from workbench.page import card, page
+from workbench.reports.about import named, names_of
 from workbench.reports.dry_run import DryRunLike, is_dry_run, render_dry_run_html, write_dry_run_report
 from workbench.reports.output_files import whole_file, write_text_whole
 from workbench.reports.tables import write_table
@@ -35,6 +36,8 @@ REQUEST_COLUMNS = RATES.request_columns  # a rates push's (each kind names its o
 ROW_COLUMNS = RATES.row_columns
 NOT_SENT = NOT_SENT_ERRORS
 NOTHING_SENT = "nothing sent"
+#: request columns that hold a property's code: shown with its name beside it when known
+PROPERTY_KEYS = frozenset({"hotel", "hotel_code", "property"})
 
 
 @dataclass
@@ -61,6 +64,7 @@ class _View:
     headline: str               # run id and the delta figures, or why nothing was sent
     nothing_sent: str = ""      # the reason, when nothing was sent
     extra: dict[str, str] = field(default_factory=dict)
+    names: Mapping[str, str] = field(default_factory=dict)  # property code -> name, where the check knew them
 
     @property
     def flagged(self) -> pd.DataFrame:
@@ -113,8 +117,11 @@ def _view(result: PushOutcome | NothingSent) -> _View:
     not_sent = result.not_sent_rows
     rows = pd.concat([f for f in (sent, not_sent) if len(f)], ignore_index=True) if len(sent) or len(not_sent) \
         else sent
+    plan = getattr(result, "plan", None)  # a rates push keeps its plan, whose frame carries the names
     return _View(kind, _frame(result.requests, kind.request_columns), rows, [Path(f) for f in result.files],
-                 str(result.target or ""), result.headline())
+                 str(result.target or ""), result.headline(),
+                 names=names_of(getattr(plan, "frame", None), result.rows if isinstance(result.rows, pd.DataFrame)
+                                else None))
 
 
 def _frame(frame: pd.DataFrame | None, columns: list[str]) -> pd.DataFrame:
@@ -183,7 +190,8 @@ def _html(view: _View) -> str:
         cls = "error" if r["outcome"] != "success" else ("warning" if text(r["codes"]) else "")
         said = text(r["texts"]) or text(r["error"])
         http = text(r["http_status"]) or ("no answer" if r["outcome"] != "success" else "")
-        own = "".join(f"<td{' class=' + chr(39) + 'num' + chr(39) if isinstance(r[k], (int, float)) else ''}>"
+        own = "".join(f"<td>{e(named(r[k], view.names))}</td>" if k in PROPERTY_KEYS else
+                      f"<td{' class=' + chr(39) + 'num' + chr(39) if isinstance(r[k], (int, float)) else ''}>"
                       f"{e(text(r[k]))}</td>"
                       for k in keys)
         parts.append(f"<tr class='{cls}'>{own}"

@@ -108,3 +108,34 @@ def test_the_stylesheet_applies_in_a_real_browser(pages: dict[str, str], kind: s
     body = html.fromstring(dom).find("body")
     assert "system-ui" in body.get("data-font", ""), body.get("data-font")
     assert body.get("data-card") in ("block", "none")
+
+
+def test_the_push_page_names_properties_beside_their_codes() -> None:
+    from types import SimpleNamespace
+
+    import pandas as pd
+
+    from tests.workbench.reports.test_report_css import push
+    from workbench.reports.about import describe
+
+    result = push()
+    result.plan = SimpleNamespace(frame=describe(pd.DataFrame(), names={"1000001": "Hotel Aurora Amsterdam"}),
+                                  headline=lambda: "Plan: 3 prices")
+    cells = [td.text_content() for td in html.fromstring(render_push_html(result)).iter("td")]
+    assert "1000001 Hotel Aurora Amsterdam" in cells
+
+
+def test_a_dry_run_report_says_what_was_written(rates, tmp_path: Path) -> None:
+    import pandas as pd
+
+    from workbench.reports.push import write_push_report
+
+    done = dry_run(rates, tmp_path / "requests", skip_invalid=True)
+    page = html.fromstring(render_push_html(done))
+    text = " ".join(page.text_content().split())
+    assert "Nothing was sent" not in text and "requests applied" not in text
+    assert f"{len(done.requests)}requests written" in text and "By property" in text
+    assert not page.find_class("err")  # neutral: writing requests is what a dry run is for
+    csv = pd.read_csv(write_push_report(done, tmp_path / "dry.csv"), encoding="utf-8-sig", dtype=str)
+    assert len(csv) == len(done.requests) and "severity" not in csv
+    assert csv["messages"].str.fullmatch(r"\d+").all() and csv["cells"].str.fullmatch(r"\d+").all()
