@@ -270,14 +270,38 @@ class FrameView:
                 out.insert(at, label, [names.get(int(v), "") if pd.notna(v) else "" for v in values])
         return out
 
-    def show(self, rows: int = SHOW_ROWS) -> Any:
-        """A pandas Styler of the first ``rows`` rows (all of them: ``rows=len(frame)``)."""
-        shown = self.named().head(rows)
-        styler = shown.style.format(cell_text, na_rep="").hide(axis="index")
-        return styler.set_table_styles([
+    def show(self, rows: int = SHOW_ROWS) -> Shown:
+        """The first ``rows`` rows (all of them: ``rows=len(frame)``) as a table people read: HTML
+        through a pandas Styler in Jupyter, plain text elsewhere."""
+        named = self.named()
+        shown = named.head(rows)
+        styler = shown.style.format(cell_text, na_rep="")
+        if isinstance(shown.index, pd.RangeIndex):  # row positions say nothing; a named index (a pivot) stays
+            styler = styler.hide(axis="index")
+        if len(shown) < len(named):
+            styler = styler.set_caption(f"The first {len(shown):,} of {len(named):,} rows (all of them: "
+                                        f".wb.show(rows={len(named)}))")
+        styler = styler.set_table_styles([
             {"selector": "th, td", "props": "text-align:left!important;vertical-align:top;white-space:normal;"
                                            "overflow-wrap:anywhere;max-width:70ch"},
             {"selector": "", "props": "table-layout:auto;border-collapse:collapse"}], overwrite=True)
+        return Shown(shown, styler)
+
+
+class Shown:
+    """What ``frame.wb.show()`` returns: ``styler`` (a pandas Styler) for Jupyter, blanks in plain text."""
+
+    def __init__(self, frame: pd.DataFrame, styler: Any) -> None:
+        self.frame, self.styler = frame, styler
+
+    def to_html(self) -> str:
+        return str(self.styler.to_html())
+
+    def _repr_html_(self) -> str:
+        return self.to_html()
+
+    def __repr__(self) -> str:
+        return self.frame.astype(object).map(cell_text).to_string(index=not isinstance(self.frame.index, pd.RangeIndex))
 
 
 def xml_excerpt(body: bytes | str, lines: int = 25) -> str:

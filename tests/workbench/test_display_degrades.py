@@ -74,3 +74,9 @@ def test_an_issue_value_is_never_the_text_of_a_missing_value() -> None:
     issues = issues_where(frame, [True, True], column="x", value=frame["x"].astype(str), rule="r",
                           severity="error", message="m")
     assert issues["value"].isna().iloc[0] and issues["value"].iloc[1] == "5"
+
+
+def test_a_long_frame_says_how_much_is_shown() -> None:
+    frame = pd.DataFrame({"n": range(120)})
+    page = frame.wb.show(rows=50).to_html()
+    assert "The first 50 of 120 rows" in page and page.count("<tr>") <= 52
