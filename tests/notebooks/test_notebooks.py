@@ -302,3 +302,23 @@ def test_the_push_report_in_notebook_02_lays_out_in_a_browser(tmp_path: Path) ->
     subprocess.run([browser, *flags, f"--screenshot={shot}", page.as_uri()], capture_output=True, timeout=120,
                    check=True)
     assert shot.stat().st_size > 50_000  # a page, not a blank
+
+
+# --- what the notebooks use of the library (read from their source, without running them) -------------
+
+def _source(name: str) -> str:
+    nb = nbformat.read(ROOT / "notebooks" / name, as_version=4)
+    return "\n".join(c.source for c in nb.cells if c.cell_type == "code")
+
+
+def test_notebook_04_uses_the_librarys_formatting_not_its_own() -> None:
+    source = _source("04-notifications-and-request-to-book.ipynb")
+    assert "def for_people" not in source and "strftime" not in source and ".wb.show()" in source
+
+
+def test_notebook_06_draws_the_countries_the_coordinates_rule_uses() -> None:
+    from expectations import country_outlines
+
+    assert "country_outlines(" in _source("06-property-content.ipynb")
+    europe = dict(country_outlines(-12, 10, 36, 56))
+    assert {"PT", "ES", "NL"} <= set(europe) and all(len(xs) == len(ys) > 3 for xs, ys in europe["PT"])
