@@ -10,6 +10,7 @@ folder), so it can refuse them.
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import tempfile
 from collections.abc import Iterable, Iterator
@@ -27,10 +28,19 @@ def whole_file(path: str | Path) -> Iterator[Path]:
     tmp = Path(name)
     try:
         yield tmp
+        tmp.chmod(_default_mode())  # as a file written directly would be (mkstemp makes it private)
         os.replace(tmp, target)
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
+
+
+@functools.cache
+def _default_mode() -> int:
+    """0o666 less the process's umask (read once: setting it to read it is not thread-safe)."""
+    umask = os.umask(0o022)
+    os.umask(umask)
+    return 0o666 & ~umask
 
 
 def write_text_whole(path: str | Path, text: str) -> Path:

@@ -101,3 +101,12 @@ def test_outputs_that_are_inputs(tmp_path: Path, monkeypatch, output: str, clash
     found = inputs_overlap([output], ["in.xlsx", "folder"])
     assert bool(found) is clash
     assert same_file("in.xlsx", tmp_path / "in.xlsx")
+
+
+def test_a_report_gets_the_permissions_a_plain_write_gives(tmp_path: Path) -> None:
+    plain = tmp_path / "plain.txt"
+    plain.write_text("x", encoding="utf-8")
+    from workbench.reports.output_files import write_text_whole
+
+    whole = write_text_whole(tmp_path / "report.html", "x")
+    assert whole.stat().st_mode & 0o777 == plain.stat().st_mode & 0o777
