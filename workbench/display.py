@@ -9,6 +9,7 @@ inside the container so long ids and messages wrap instead of running over the n
 
 from __future__ import annotations
 
+import functools
 import html
 import math
 from collections.abc import Mapping, Sequence
@@ -315,3 +316,41 @@ def xml_excerpt(body: bytes | str, lines: int = 25) -> str:
     shown = text[:lines]
     rest = len(text) - len(shown)
     return "\n".join(shown) + (f"\n… {rest:,} more line{'s' if rest != 1 else ''}" if rest else "")
+
+
+def progress_bar(*args: Any, **kwargs: Any) -> Any:
+    """``tqdm.auto.tqdm``, except in a notebook: there the widget bar, once closed, is replaced by
+    its last line as text, so a saved or shared notebook shows ``Pushing rates: 100% 19/19``, never
+    "Loading widget..." where widgets cannot be drawn (an untrusted or exported notebook)."""
+    from tqdm import notebook
+    from tqdm.auto import tqdm
+
+    if not issubclass(tqdm, notebook.tqdm) or kwargs.get("disable"):  # a terminal, or no bar
+        return tqdm(*args, **kwargs)
+    return _text_when_done_class()(*args, **kwargs)
+
+
+@functools.cache
+def _text_when_done_class() -> type:
+    """Built on first use: tqdm's notebook module imports ipywidgets."""
+    from tqdm.auto import tqdm
+
+    class TextWhenDone(tqdm):
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            from IPython.display import display
+
+            super().__init__(*args, display=False, **kwargs)
+            self._handle = display(self.container, display_id=True)
+
+        def close(self) -> None:
+            if self.disable or getattr(self, "_closed_as_text", False):
+                return super().close()
+            self._closed_as_text = True
+            line = self.format_meter(**self.format_dict)
+            super().close()
+            if self._handle is not None:
+                self._handle.update({"text/plain": line, "text/html": f"<pre>{html.escape(line)}</pre>"}, raw=True)
+            return None
+
+    return TextWhenDone
+

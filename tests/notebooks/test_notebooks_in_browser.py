@@ -12,14 +12,12 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
 from pathlib import Path
 
 import nbformat
 import pytest
-from lxml import html as lxml_html
 
-from tests.notebooks.test_notebooks import IDS, NOTEBOOKS, ROOT, chromium, run
+from tests.notebooks.test_notebooks import IDS, NOTEBOOKS, ROOT, browser_check, chromium, run
 
 pytestmark = pytest.mark.slow
 
@@ -70,18 +68,9 @@ def test_notebook_reads_well_in_a_browser(path: Path, theme: str, trust: str, tm
     nb = run(path).nb
     body, _ = HTMLExporter(template_name="lab", theme=theme).from_notebook_node(
         nb if trust == "trusted" else untrusted(nb))
-    page = tmp_path / f"{path.stem}.html"
-    page.write_text(body.replace("</body>", CHECK_SCRIPT + "</body>"), encoding="utf-8")
-    flags = ["--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--window-size=1200,3000",
-             "--virtual-time-budget=5000"]
-    dom = subprocess.run([browser, *flags, "--dump-dom", page.as_uri()], capture_output=True, text=True,
-                         timeout=180, check=True).stdout
-    found = re.search(r"<pre id=\"notebook-check\">(.*?)</pre>", dom, re.S)
-    assert found, "the check did not run in the browser"
-    result = json.loads(lxml_html.fromstring(found.group(0)).text_content())
     SCREENS.mkdir(parents=True, exist_ok=True)
-    subprocess.run([browser, *flags, f"--screenshot={SCREENS / f'{path.stem}-{theme}-{trust}.png'}",
-                    page.as_uri()], capture_output=True, timeout=180, check=False)
+    result = browser_check(browser, tmp_path / f"{path.stem}.html", body, CHECK_SCRIPT, "notebook-check", "1200,3000",
+                           screenshot=SCREENS / f"{path.stem}-{theme}-{trust}.png")
     assert not result["raw"], f"{path.name}: raw missing-value markers shown: {result['raw'][:10]}"
     assert not result["cut"], f"{path.name}: cells cut off: {result['cut'][:10]}"
     assert not result["overflow"], f"{path.name}: cells running over the next: {result['overflow'][:10]}"
