@@ -24,6 +24,7 @@ from openpyxl.worksheet.hyperlink import Hyperlink
 from openpyxl.worksheet.worksheet import Worksheet
 
 from loaders.own_sheets import ADDED_SHEETS_PROPERTY, own_sheets
+from workbench.reports.cells import append_row
 from workbench.reports.marked_values import NOT_COPIED
 from workbench.reports.ranges import IssueRanges, nights_text, weekdays_text
 from workbench.reports.sheet_copy import copy_sheet
@@ -85,7 +86,7 @@ def _copy_values(wb: Workbook, f: Path):
             if ws.title in skip:
                 continue
             dst = wb.create_sheet(_unique(f"{f.stem} {ws.title}" if len(src.worksheets) > 1 else f.stem, used))
-            copy_sheet(ws, dst)
+            copy_sheet(ws, dst)  # text from the data stays text there too
             yield ws.title, dst
         src.close()
     else:
@@ -95,12 +96,12 @@ def _copy_values(wb: Workbook, f: Path):
         dst = wb.create_sheet(_unique(f.stem, used))
         for _ in range(int(raw.rows.iloc[0]) - 2 if len(raw.rows) else 0):
             dst.append([])
-        dst.append(raw.header)
+        append_row(dst, raw.header)
         last = int(raw.rows.iloc[0]) - 1 if len(raw.rows) else 1
         for r, values in zip(raw.rows.tolist(), raw.body.itertuples(index=False), strict=True):
             for _ in range(int(r) - last - 1):
                 dst.append([])
-            dst.append([None if pd.isna(v) else _number(v) for v in values])
+            append_row(dst, [None if pd.isna(v) else _number(v) for v in values])
             last = int(r)
         yield "", dst
 
@@ -175,7 +176,7 @@ def _issues_sheet(wb: Workbook, issues: pd.DataFrame, links: list[str], title: s
     for c in ws[1]:
         c.font = Font(bold=True)
     for r, link in zip(issues[cols].itertuples(index=False), links, strict=True):
-        ws.append([None if pd.isna(v) else v for v in r] + (["open" if link else ""]))
+        append_row(ws, [None if pd.isna(v) else v for v in r] + (["open" if link else ""]))
         if link:
             cell = ws.cell(row=ws.max_row, column=len(cols) + 1)
             cell.hyperlink = Hyperlink(ref=cell.coordinate, location=link, display="open")
@@ -209,7 +210,7 @@ def _lines_sheet(wb: Workbook, name: str, lines: pd.DataFrame, links: list[str],
     sev_col = list(columns).index("severity") + 1
     fill_severity = extra is None
     for values, link in zip(table[list(columns)].itertuples(index=False), links, strict=True):
-        ws.append([_cell(v) for v in values] + ["open" if link else ""])
+        append_row(ws, [_cell(v) for v in values] + ["open" if link else ""])
         if link:
             cell = ws.cell(row=ws.max_row, column=len(columns) + 1)
             cell.hyperlink = Hyperlink(ref=cell.coordinate, location=link, display="open")

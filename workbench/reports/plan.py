@@ -22,6 +22,7 @@ import pandas as pd
 
 from workbench.page import card, count, heading, page, with_code
 from workbench.reports.about import named, names_of
+from workbench.reports.cells import XLSXWRITER_OPTIONS
 from workbench.reports.output_files import whole_file, write_text_whole
 from workbench.reports.tables import write_table
 from workbench.reports.text import text
@@ -52,7 +53,8 @@ def write_plan_report(plan: Any, path: str | Path) -> Path:
     sheets = {"Plan": figures, "Room-rates": plan.room_rates, "Changes": _ranges_table(plan.ranges()),
               "Cells": _cells_table(plan.changes()).head(EXCEL_ROWS),
               "Warnings": plan.warnings.reindex(columns=WARNING_COLUMNS)}
-    with whole_file(path) as tmp, pd.ExcelWriter(tmp, engine="xlsxwriter") as writer:
+    with whole_file(path) as tmp, pd.ExcelWriter(tmp, engine="xlsxwriter",
+                                                  engine_kwargs={"options": XLSXWRITER_OPTIONS}) as writer:
         for name, frame in sheets.items():
             frame.to_excel(writer, sheet_name=name, index=False)
             sheet = writer.sheets[name]

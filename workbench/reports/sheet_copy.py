@@ -18,6 +18,8 @@ def copy_sheet(src: Worksheet, dst: Worksheet) -> None:
             if cell.value is None and not cell.has_style:
                 continue
             out = dst.cell(row=cell.row, column=cell.column, value=cell.value)
+            if out.data_type == "f" and cell.data_type != "f":  # a text starting with `=` stays text
+                out.data_type = "s"
             if cell.has_style:
                 out.number_format = cell.number_format
                 out.font, out.fill, out.border = copy(cell.font), copy(cell.fill), copy(cell.border)

@@ -1,4 +1,5 @@
-"""Write a plain frame for people: CSV (UTF-8 with BOM so Excel opens it right) or XLSX."""
+"""Write a plain frame for people: CSV (UTF-8 with BOM so Excel opens it right) or XLSX; text from
+the data is written as text, never as a formula (see :mod:`workbench.reports.cells`)."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from workbench.reports.cells import keep_text, write_csv
 from workbench.reports.output_files import whole_file
 
 SUPPORTED = (".csv", ".xlsx")
@@ -29,7 +31,7 @@ def write_table(frame: pd.DataFrame, path: str | Path, sheet_name: str = "data")
 
 def _write_table(frame: pd.DataFrame, path: Path, sheet_name: str) -> None:
     if path.suffix.lower() == ".csv":
-        frame.to_csv(path, index=False, encoding="utf-8-sig")
+        write_csv(frame, path)
         return
     out = frame.copy()
     for col in out.columns:  # Excel cannot store timezone-aware datetimes
@@ -40,6 +42,7 @@ def _write_table(frame: pd.DataFrame, path: Path, sheet_name: str) -> None:
     with pd.ExcelWriter(path, engine="openpyxl") as writer:
         out.to_excel(writer, sheet_name=sheet_name[:31], index=False)
         ws = writer.sheets[sheet_name[:31]]
+        keep_text(ws, out)
         ws.freeze_panes = "A2"
         ws.auto_filter.ref = ws.dimensions
         for i, col in enumerate(out.columns, start=1):
