@@ -29,6 +29,7 @@ def _keys(*names: str) -> frozenset[str]:
 
 _PRICES = _keys("AmountAfterTax", "AmountBeforeTax", "amount_after_tax", "amount_before_tax", "price_after_tax",
                 "price_before_tax", "amount", "price")
+_CURRENCY = _keys("CurrencyCode", "currency", "currency_code")
 _RATE_PLAN = _keys("RatePlanCode", "rate_plan_id", "rate_id", "rate_plan")
 _HOTEL = _keys("HotelCode", "hotel_id", "hotel", "property_id", "property", "ID")
 _AVAILABILITY = _keys("RoomsToSell", "Closed", "ClosedToArrival", "ClosedToDeparture", "MinStayArrival",
@@ -47,7 +48,7 @@ _CONTENT_PARTS = _keys("Property", "Contacts", "Languages", "Policies", "Taxes",
                        "Attractions", "Transport", "Payments", "Invoice", "Phrases", "Awards", "Contact",
                        "ContactInfos", "Policy", "Tax", "Fee", "Service", "Restaurant", "Attraction", "Payment")
 #: when sheets of several kinds are found, the first kind of this order is the workbook's
-_ORDER = ("content", "rates", "availability", "registry", "waivers", "rooms")
+_ORDER = ("content", "availability", "rates", "registry", "waivers", "rooms")
 #: a number Excel stores for a date header (2009 to 2064)
 _SERIAL = re.compile(r"^[45]\d{4}(\.0+)?$")
 
@@ -55,7 +56,7 @@ _SERIAL = re.compile(r"^[45]\d{4}(\.0+)?$")
 _COMMANDS = ("rates", "rooms", "content", "availability")
 _OPTIONS = {"registry": "give it with `--registry`", "waivers": "give it with `--waivers`"}
 _PYTHON = {"rates": "use `check_rates`", "rooms": "use `check_rooms`", "content": "use `check_content`",
-           "availability": "read it with `loaders.read_availability`", "registry": "give it as `registry=`",
+           "availability": "use `check_availability`", "registry": "give it as `registry=`",
            "waivers": "give it as `waivers=`"}
 
 
@@ -67,10 +68,10 @@ def sheet_kind(name: str, header: Sequence[str]) -> str | None:
     dates = sum(1 for h in header if h and (looks_like_date(h) or _SERIAL.match(h.strip())))
     if named in _CONTENT_PARTS and keys & _HOTEL:
         return "content"
-    if keys & _RATE_PLAN and (keys & _PRICES or dates >= 3):
+    if keys & _HOTEL and (keys & _AVAILABILITY or (named in _AVAILABILITY and dates >= 1)):
+        return "availability"  # a wide availability sheet is named after its value (``RoomsToSell``)
+    if keys & _RATE_PLAN and (keys & _PRICES or (dates >= 3 and keys & _CURRENCY)):
         return "rates"
-    if keys & _AVAILABILITY and keys & _HOTEL:
-        return "availability"
     if keys & _RATE_PLAN and keys & _REGISTRY_RATES:
         return "registry"
     if keys & _HOTEL and keys & _REGISTRY_PROPERTIES:

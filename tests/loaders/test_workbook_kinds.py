@@ -40,6 +40,7 @@ WIDE = [["Rates for December"], [], ["HotelCode", "InvTypeCode", "RatePlanCode",
 
 @pytest.mark.parametrize(("name", "kind"), [
     ("rates.xlsx", "rates"), ("lisbon_seasons.csv", "rates"), ("rooms.xlsx", "rooms"),
+    ("availability.xlsx", "availability"), ("content_modular.xlsx", "content"),
     ("platform_rooms.xlsx", "rooms"), ("content.xlsx", "content"), ("registry.xlsx", "registry")])
 def test_each_sample_is_its_kind(name: str, kind: str) -> None:
     assert workbook_kind(SAMPLES / name) == kind
@@ -73,7 +74,8 @@ def test_the_message_names_the_command(found: str, command: str, text: str) -> N
 
 @pytest.mark.parametrize(("check", "name", "wanted"), [
     ("check_rooms", "content.xlsx", "check_content"), ("check_rooms", "registry.xlsx", "registry="),
-    ("check_rates", "rooms.xlsx", "check_rooms"), ("check_content", "rates.xlsx", "check_rates")])
+    ("check_rates", "rooms.xlsx", "check_rooms"), ("check_content", "rates.xlsx", "check_rates"),
+    ("check_availability", "rates.xlsx", "check_rates"), ("check_rates", "availability.xlsx", "check_availability")])
 def test_the_python_checks_refuse_the_wrong_workbook(check: str, name: str, wanted: str) -> None:
     import workbench
 
