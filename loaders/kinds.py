@@ -126,20 +126,23 @@ def _headers(path: Path) -> list[tuple[str, list[str]]]:
         import pyarrow.parquet as pq
 
         return [(path.stem, list(pq.read_schema(path).names))]
-    skip = own_sheets(path)
     if suffix in {".xlsx", ".xlsm"}:
-        from loaders import xlsx_xml
+        from loaders import xlsx_bounds, xlsx_xml
         from loaders.sheets import sheet_states
 
+        xlsx_bounds.check_archive(path)  # a bomb is refused by the reader, in its words, never opened here
+        skip = own_sheets(path)
         out = []
         for name, state in _sheet_names(path, sheet_states(path)):
             if state != "visible" or name in skip or header_key(name) in _NOTES:
                 continue
+            xlsx_bounds.check_sheet(path, name)
             rows = xlsx_xml.first_rows(path, name, HEADER_SEARCH_ROWS).rows
             out.append((name, _best_row([[r.cells[c] for c in sorted(r.cells)] for r in rows])))
         return out
     import fastexcel
 
+    skip = own_sheets(path)
     reader = fastexcel.read_excel(str(path))
     out = []
     for name in reader.sheet_names:
