@@ -297,6 +297,15 @@ def browser_check(browser: str, page: Path, body: str, script: str, pre_id: str,
     return json.loads(lxml_html.fromstring(found.group(0)).text_content())
 
 
+def every_view(test):  # noqa: ANN001, ANN201 - a decorator of tests
+    """Parametrize ``test`` over every notebook, in the light and the dark theme, trusted and not."""
+    for mark in (pytest.mark.parametrize("trust", ["trusted", "untrusted"]),
+                 pytest.mark.parametrize("theme", ["light", "dark"]),
+                 pytest.mark.parametrize("path", NOTEBOOKS, ids=IDS)):
+        test = mark(test)
+    return test
+
+
 def chromium() -> str | None:
     return next((b for b in ("chromium", "chromium-browser", "google-chrome") if shutil.which(b)), None)
 

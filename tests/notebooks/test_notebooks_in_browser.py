@@ -17,7 +17,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from tests.notebooks.test_notebooks import IDS, NOTEBOOKS, ROOT, browser_check, chromium, run
+from tests.notebooks.test_notebooks import ROOT, browser_check, chromium, every_view, run
 
 pytestmark = pytest.mark.slow
 
@@ -57,9 +57,7 @@ def untrusted(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
     return out
 
 
-@pytest.mark.parametrize("trust", ["trusted", "untrusted"])
-@pytest.mark.parametrize("theme", ["light", "dark"])
-@pytest.mark.parametrize("path", NOTEBOOKS, ids=IDS)
+@every_view
 def test_notebook_reads_well_in_a_browser(path: Path, theme: str, trust: str, tmp_path: Path) -> None:
     browser = chromium()
     assert browser, "Chromium is needed (apt-get install chromium; .ci/run installs it)"

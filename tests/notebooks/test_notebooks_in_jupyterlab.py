@@ -22,7 +22,7 @@ import nbformat
 import pytest
 from lxml import html as lxml_html
 
-from tests.notebooks.test_notebooks import IDS, NOTEBOOKS, ROOT, chromium, run
+from tests.notebooks.test_notebooks import ROOT, chromium, every_view, run
 
 pytestmark = pytest.mark.slow
 
@@ -116,9 +116,7 @@ def _open(lab: Lab, path: Path, trust: str) -> str:
     return name
 
 
-@pytest.mark.parametrize("trust", ["trusted", "untrusted"])
-@pytest.mark.parametrize("theme", ["light", "dark"])
-@pytest.mark.parametrize("path", NOTEBOOKS, ids=IDS)
+@every_view
 def test_notebook_reads_well_in_jupyterlab(lab: Lab, path: Path, theme: str, trust: str) -> None:
     browser = chromium()
     assert browser
