@@ -99,6 +99,25 @@ def _polygons() -> dict[str, object]:
     return out
 
 
+def country_outlines(lon_min: float, lon_max: float, lat_min: float, lat_max: float) -> list[tuple[str, list[tuple[
+        list[float], list[float]]]]]:
+    """The outlines of the countries reaching into a longitude/latitude box: ``(iso2, [(lons, lats), ...])``,
+    from the same polygons the coordinates rules use (for a map behind the points)."""
+    import shapely
+
+    box = shapely.box(lon_min, lat_min, lon_max, lat_max)
+    out = []
+    for iso, geom in sorted(_polygons().items()):
+        if not shapely.intersects(geom, box):
+            continue
+        rings = []
+        for part in getattr(geom, "geoms", [geom]):
+            xs, ys = part.exterior.xy
+            rings.append((list(xs), list(ys)))
+        out.append((iso, rings))
+    return out
+
+
 def in_country(country: pd.Series, lat: pd.Series, lon: pd.Series) -> pd.Series:
     """True / False per row whether (lat, lon) lies in ``country`` (NA when unknown: no polygon)."""
     import shapely

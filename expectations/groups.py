@@ -108,9 +108,11 @@ def first_occurrence(frame: pd.DataFrame, ids: np.ndarray) -> np.ndarray:
     return first_of_id[ids]
 
 
-def group_rules(c: RateCheck) -> list[pd.DataFrame]:
-    return [_guests_all_or_none(c), _occupancy_pricing_without_guests(c), unknown_property(c), _coverage(c),
-            _not_checked(c)]
+def group_rules(c: RateCheck, errored: np.ndarray | None = None) -> list[pd.DataFrame]:
+    """The rules over groups of rows; ``errored`` marks the rows with an error (no price of theirs
+    counts towards coverage, and a rate plan only on such rows gets no coverage warning)."""
+    return [_guests_all_or_none(c), _occupancy_pricing_without_guests(c), unknown_property(c),
+            _coverage(c, errored), _not_checked(c)]
 
 
 #: Where each missing fact comes from in a registry file (named in the ``not_checked`` message).
@@ -286,25 +288,31 @@ def unknown_property(c: RateCheck) -> pd.DataFrame:
                                 "currency, pricing model, rooms and rate plans were not checked")
 
 
-def _coverage(c: RateCheck) -> pd.DataFrame:
+def _coverage(c: RateCheck, errored: np.ndarray | None = None) -> pd.DataFrame:
     f = c.frame
     start = pd.Timestamp(c.as_of)
     end = start + pd.Timedelta(days=COVERAGE_DAYS)
     keys = c.coder.keys("hotel_code", "inv_type_code", "rate_plan_code")
-    in_window = ((f["date"] >= start) & (f["date"] < end)).to_numpy()
+    fine = np.ones(len(f), dtype=bool) if errored is None else ~np.asarray(errored, dtype=bool)
+    in_window = ((f["date"] >= start) & (f["date"] < end)).to_numpy() & fine
     day = ((f["date"] - start).dt.days.to_numpy())
     pair = keys.ids.astype(np.int64) * (COVERAGE_DAYS + 1) + np.where(in_window, day, COVERAGE_DAYS)
     uniq = pd.unique(pair[in_window])
     nights = np.bincount(uniq // (COVERAGE_DAYS + 1), minlength=keys.size)
-    groups = np.flatnonzero(nights < COVERAGE_DAYS)
+    # a rate plan that exists only on rows with errors is not one to warn about
+    plans = c.coder.keys("hotel_code", "rate_plan_code")
+    plan_fine = np.bincount(plans.ids[fine], minlength=plans.size) > 0
+    on_fine_plan = np.zeros(keys.size, dtype=bool)
+    on_fine_plan[keys.ids] = plan_fine[plans.ids]
+    groups = np.flatnonzero((nights < COVERAGE_DAYS) & on_fine_plan)
     if not len(groups):
         return empty_issues()
     mask = _first_rows_mask(c, keys, groups)
     rows = f.loc[mask]
     n = pd.Series(nights[keys.ids[mask]], index=rows.index)
-    # on the room-rate's RatePlanCode cell (its first row), with the count in words
+    # on the room-rate's RatePlanCode cell (its first row): the value is that cell's, the count in the message
     column = c.header(rows, "rate_plan_code", "RatePlanCode")
-    value = n.astype(str) + f" of the next {COVERAGE_DAYS} nights priced"
+    value = rows["rate_plan_code"]
     message = (n.astype(str) + f" of the next {COVERAGE_DAYS} nights (from {c.as_of:%Y-%m-%d}) have a price for room "
                + rows["inv_type_code"].astype(str) + ", rate " + rows["rate_plan_code"].astype(str)
                + ": the platform recommends loading at least 12 months ahead")

@@ -65,8 +65,21 @@ def validate_rates(frame: pd.DataFrame, *, registry: Registry | None = None,
     elif len(frame):
         parts += _price_rules(check) + date_rules(check) + _room_rate_rules(check)
     if len(frame):
-        parts += _duplicate_rules(check) + groups.group_rules(check)
+        parts += _duplicate_rules(check) + groups.group_rules(check, _errored_rows(frame, parts))
     return combine(parts)
+
+
+def _errored_rows(frame: pd.DataFrame, parts: list[pd.DataFrame]) -> np.ndarray:
+    """The frame's rows (by ``source, sheet, row``) some issue of ``parts`` marks as an error."""
+    errors = [p.loc[p["severity"] == "error", ["source", "sheet", "row"]] for p in parts if len(p)]
+    errors = [e for e in errors if len(e)]
+    if not errors or frame.empty:
+        return np.zeros(len(frame), dtype=bool)
+    bad = pd.MultiIndex.from_frame(pd.concat(errors, ignore_index=True).astype(
+        {"source": "string", "sheet": "string", "row": "Int64"}))
+    mine = pd.MultiIndex.from_frame(frame[["source", "sheet", "row"]].astype(
+        {"source": "string", "sheet": "string", "row": "Int64"}))
+    return np.asarray(mine.isin(bad))
 
 
 def as_of_date(value: dt.date | str | None) -> dt.date:

@@ -10,6 +10,7 @@ from loaders.content_schema import CONTENT_COLUMNS
 from loaders.content_schema import PARTS as CONTENT_PARTS
 from loaders.errors import LoadError
 from loaders.issues import ISSUE_COLUMNS, empty_issues
+from loaders.kinds import check_workbook_kind, other_kind, workbook_kind, workbook_kinds, wrong_kind_message
 from loaders.rates import Loaded, read_rates, sheet_headers, weekday_mask
 from loaders.registry import Registry, read_registry
 from loaders.rooms import RoomsLoaded, read_rooms
@@ -25,5 +26,6 @@ from loaders.waivers import read_waivers
 
 __all__ = ["AMENITIES_COLUMNS", "AVAILABILITY_COLUMNS", "CONTENT_COLUMNS", "CONTENT_PARTS", "ContentLoaded", "ISSUE_COLUMNS", "LoadError",
            "Loaded", "RATES_COLUMNS", "RESTRICTIONS", "ROOMS_COLUMNS", "Registry", "RoomsLoaded", "SUBROOMS_COLUMNS", "empty_issues",
-           "read_availability", "read_content", "read_rates", "read_registry", "read_rooms", "read_waivers", "sheet_headers",
-           "weekday_mask"]
+           "check_workbook_kind", "read_availability", "read_content", "read_rates", "read_registry", "read_rooms",
+           "other_kind", "read_waivers", "sheet_headers", "weekday_mask", "workbook_kind", "workbook_kinds",
+           "wrong_kind_message"]

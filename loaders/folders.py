@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from loaders.errors import LoadError
+from loaders.own_sheets import is_lock_file
 from loaders.parquet_files import PARQUET_SUFFIXES
 
 SPREADSHEET_SUFFIXES = {".xlsx", ".xlsm", ".xlsb", ".xls", ".ods", ".csv", ".txt", ".tsv"}
@@ -32,7 +33,7 @@ class FolderFiles:
 
 
 def _not_data(rel: Path) -> bool:
-    return any(part.startswith((".", "_", "~$")) for part in rel.parts)
+    return any(part.startswith((".", "_")) for part in rel.parts) or is_lock_file(rel)
 
 
 def folder_files(folder: Path) -> FolderFiles:

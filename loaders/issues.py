@@ -93,8 +93,15 @@ def has_errors(issues: pd.DataFrame) -> bool:
     return bool((issues["severity"] == "error").any())
 
 
+#: what ``str()`` makes of a missing value: never an issue's value (a blank cell's value is missing)
+MISSING_TEXTS = ("<NA>", "NaT")
+
+
 def _typed(frame: pd.DataFrame) -> pd.DataFrame:
     frame = frame[ISSUE_COLUMNS].astype(ISSUE_DTYPES)
+    value = frame["value"]
+    if value.isin(MISSING_TEXTS).any():  # what str() makes of a missing value is never an issue's value
+        frame = frame.assign(value=value.mask(value.isin(MISSING_TEXTS)))
     value_long = frame["value"].str.len() > QUOTE_LIMIT
     message_long = frame["message"].str.len() > QUOTE_LIMIT
     if not (value_long.any() or message_long.any()):  # the common case: nothing to copy

@@ -28,6 +28,7 @@ from loaders import text_files, workbooks, xlsx_bounds, xlsx_xml
 from loaders.errors import LoadError
 from loaders.folders import folder_files
 from loaders.header_rows import HEADER_SEARCH_ROWS, TableKind, find_header, two_row_header
+from loaders.own_sheets import is_lock_file, own_sheets
 from loaders.parquet_files import FIRST_ROW, PARQUET_SUFFIXES, read_parquet_tables, text_table
 from loaders.xlsx_bounds import DEFAULT_BOUNDS, WorkbookBounds
 
@@ -68,13 +69,21 @@ class Tables:
 
     sheets: list[RawSheet]
     hidden: list[HiddenSheet] = field(default_factory=list)
+    #: per file, the sheets the workbench added to its own report (``loaders.own_sheets``), not read
+    added: dict[str, list[str]] = field(default_factory=dict)
 
     def hidden_records(self) -> list[dict[str, object]]:
-        """One ``hidden_sheet`` warning (issue record) per hidden sheet left unread."""
+        """One ``hidden_sheet`` warning (issue record) per hidden sheet left unread, and one
+        ``report_sheets_skipped`` line per workbench report whose added sheets were not read."""
         return [{"source": h.source, "sheet": h.sheet, "row": 1, "column": "", "value": h.state,
                  "rule": "hidden_sheet", "severity": "warning",
                  "message": f"{h.state} sheet `{h.sheet}` was not read (hidden sheets are never sent); to read it, "
-                            "name it with --sheet"} for h in self.hidden]
+                            "name it with --sheet"} for h in self.hidden] + [
+            {"source": source, "sheet": "", "row": None, "column": "", "value": ", ".join(names),
+             "rule": "report_sheets_skipped", "severity": "warning",
+             "message": f"sheet{'s' if len(names) > 1 else ''} " + ", ".join(f"`{n}`" for n in names)
+                        + " added by the workbench to its report " + ("were" if len(names) > 1 else "was")
+                        + " not read; the other sheets were checked"} for source, names in self.added.items()]
 
 
 def read_sheets(paths: Iterable[str | Path], sheet: str | Sequence[str] | None = None) -> list[RawSheet]:
@@ -96,8 +105,14 @@ def read_tables(paths: Iterable[str | Path], sheet: str | Sequence[str] | None =
     if header_row is not None and header_row < 1:
         raise LoadError(f"--header-row {header_row}: rows are numbered from 1, as in Excel.")
     out = Tables([])
-    for p in paths:
-        path = Path(p)
+    given = [Path(p) for p in paths]
+    locks = [p for p in given if is_lock_file(p)]
+    if locks and len(locks) == len(given):
+        raise LoadError(f"`{locks[0].name}` is the lock file Excel keeps while `{locks[0].name[2:]}` is open, not "
+                        f"data: give `{locks[0].name[2:]}` itself.", source=locks[0].name)
+    for path in given:
+        if is_lock_file(path):
+            continue  # a glob (`*.xlsx`) picked up Excel's lock file of an open workbook
         if not path.exists():
             raise LoadError(f"`{path}` does not exist: check the path and the file name.", source=path.name)
         if path.is_dir():
@@ -141,6 +156,8 @@ def _read_folder(folder: Path, sheet: str | Sequence[str] | None, kind: TableKin
             hidden.source = source
         out.sheets.extend(part.sheets)
         out.hidden.extend(part.hidden)
+        for names in part.added.values():
+            out.added[source] = names
 
 
 def _read_parquet(files: list[tuple[Path, str]], root: Path | None, kind: TableKind | None) -> list[RawSheet]:
@@ -190,10 +207,13 @@ def _read_workbook(path: Path, sheet: str | Sequence[str] | None, kind: TableKin
                         "open it in Excel and save it again as .xlsx.", source=path.name) from exc
     if sheet is None:
         states = sheet_states(path)
+        added = own_sheets(path)
         wanted = []
         for name in names:
             state = states.get(name, "visible")
-            if state != "visible" and not read_hidden:
+            if name in added:
+                out.added.setdefault(path.name, []).append(name)
+            elif state != "visible" and not read_hidden:
                 out.hidden.append(HiddenSheet(path.name, name, "very hidden" if state == "veryhidden" else "hidden"))
             else:
                 wanted.append(name)

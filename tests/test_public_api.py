@@ -24,13 +24,14 @@ EXPORTED = {
     "loaders": [
         "AMENITIES_COLUMNS", "AVAILABILITY_COLUMNS", "CONTENT_COLUMNS", "CONTENT_PARTS", "ContentLoaded",
         "ISSUE_COLUMNS", "LoadError", "Loaded", "RATES_COLUMNS", "RESTRICTIONS", "ROOMS_COLUMNS", "Registry",
-        "RoomsLoaded", "SUBROOMS_COLUMNS", "empty_issues", "read_availability", "read_content", "read_rates",
-        "read_registry", "read_rooms", "read_waivers", "sheet_headers", "weekday_mask",
+        "RoomsLoaded", "SUBROOMS_COLUMNS", "check_workbook_kind", "empty_issues", "read_availability", "read_content",
+        "read_rates", "read_registry", "read_rooms", "read_waivers", "sheet_headers", "weekday_mask", "workbook_kind",
+        "wrong_kind_message",
     ],
     "expectations": [
-        "ContentLookups", "FxTable", "ISSUE_COLUMNS", "bed_types", "cet_today", "date_window", "has_errors", "read_fx_table",
-        "room_type_name", "validate_availability", "validate_content", "validate_content_modular", "validate_rates",
-        "validate_rooms",
+        "ContentLookups", "FxTable", "ISSUE_COLUMNS", "bed_types", "cet_today", "country_outlines", "date_window",
+        "has_errors", "read_fx_table", "room_type_name", "validate_availability", "validate_content",
+        "validate_content_modular", "validate_rates", "validate_rooms",
     ],
     "workbench": [
         "AvailabilityCheck", "BlockedByErrors", "CarSearch", "CnsClient", "CnsConfig", "ContentCheck",
@@ -49,6 +50,7 @@ EXPORTED = {
         "push_rates", "push_rooms", "read_notifications",
         "rooms_dry_run", "run_demand_sandbox", "run_sandbox", "search_cars", "serve_in_thread", "write_health_report",
         "write_letters", "write_plan_report", "write_push_report", "write_report", "write_rooms_workbook", "write_table",
+        "xml_excerpt",
     ],
 }
 FACES = {"loaders": loaders, "expectations": expectations, "workbench": workbench}

@@ -109,6 +109,7 @@ _EXPORTS = {
     "notification": "workbench.sandbox.cns",
     "serve_in_thread": "workbench.serving",
     "ensure_test_ca": "workbench.serving",
+    "xml_excerpt": "workbench.display",
 }
 
 __all__ = [
@@ -125,7 +126,7 @@ __all__ = [
     "property_health", "push_content", "push_content_modular", "push_rates", "push_rooms",
     "read_notifications", "rooms_dry_run", "run_demand_sandbox", "run_sandbox", "search_cars",
     "serve_in_thread", "write_health_report", "write_letters", "write_push_report", "write_report",
-    "write_content_workbook", "write_plan_report", "write_rooms_workbook", "write_table",
+    "write_content_workbook", "write_plan_report", "write_rooms_workbook", "write_table", "xml_excerpt",
 ]
 __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
 
@@ -133,6 +134,7 @@ if TYPE_CHECKING:  # for type checkers and editors; at run time names load lazil
     from loaders import LoadError
     from workbench.cars import CarSearch, SearchParams, SearchParamsError, affiliate_links, search_cars
     from workbench.config import Secret, Settings
+    from workbench.display import xml_excerpt
     from workbench.errors import (
         BlockedByErrors,
         InputError,
@@ -188,3 +190,6 @@ if TYPE_CHECKING:  # for type checkers and editors; at run time names load lazil
     from workbench.serving import ensure_test_ca, serve_in_thread
     from workbench.writers.plan import RatesPlan
     from workbench.writers.push import PushResult
+
+if "pandas" in __import__("sys").modules:  # a notebook (pandas loaded first): `frame.wb.show()` works at once
+    import workbench.display  # noqa: F401 - registers the `wb` accessor; never loads pandas on its own

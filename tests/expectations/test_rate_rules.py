@@ -160,7 +160,8 @@ def test_coverage_warning_counts_the_next_365_nights(write_csv) -> None:
     frame, _ = read_rates(write_csv([HEADER, GOOD]))
     issues = validate_rates(frame, registry=registry(), as_of=AS_OF)
     assert issues[["rule", "severity", "column", "value"]].values.tolist() == [
-        ["coverage", "warning", "RatePlanCode", "1 of the next 365 nights priced"]]
+        ["coverage", "warning", "RatePlanCode", "R"]]  # the cell's own value; the count is in the message
+    assert issues["message"].iloc[0].startswith("1 of the next 365 nights")
     year = pd.DataFrame({"date": pd.date_range("2026-12-01", periods=365)})
     full = pd.concat([frame] * 365, ignore_index=True)
     full["date"] = year["date"].to_numpy()
@@ -182,3 +183,13 @@ def test_issues_frame_has_the_documented_columns(write_csv) -> None:
     issues = run(write_csv, [1, "A", "R", "2027-01-02", "", "-5", "EUR"])
     assert list(issues.columns) == ["source", "sheet", "row", "column", "value", "rule", "severity", "message"]
     assert set(issues["severity"]) <= {"error", "warning"}
+
+
+def test_no_coverage_warning_for_a_room_rate_only_on_error_rows(write_csv) -> None:
+    """A rate plan whose every row has an error is not a room-rate to warn about; its prices count nowhere."""
+    bad = [1, "A", "ONLY-BAD", "2027-01-01", "", "-5", "EUR"]  # a negative price: an error
+    frame, load = read_rates(write_csv([HEADER, GOOD, bad]))
+    issues = validate_rates(frame, registry=registry(), as_of=AS_OF, load_issues=load)
+    coverage = issues[issues["rule"] == "coverage"]
+    assert coverage["value"].tolist() == ["R"]
+    assert (issues["rule"] == "price_negative").any()

@@ -39,10 +39,12 @@ TQDM_TEXT = re.compile(r"\d+%\|")
 class Ran:
     """A notebook after it ran: its cells with outputs, and the temporary folder its kernel used."""
 
-    def __init__(self, nb: nbformat.NotebookNode, tmp_left: list[str], secrets_left: list[str]) -> None:
+    def __init__(self, nb: nbformat.NotebookNode, tmp_left: list[str], secrets_left: list[str],
+                 folder_left: list[str] | None = None) -> None:
         self.nb = nb
         self.tmp_left = tmp_left  # what it left in its temporary folder
         self.secrets_left = secrets_left  # private keys and .env files it added under out/
+        self.folder_left = folder_left or []  # what it added to notebooks/ (a cache, a journal)
 
     def outputs(self) -> list[tuple[int, dict]]:
         return [(i, o) for i, c in enumerate(self.nb.cells) if c.cell_type == "code" for o in c.get("outputs", [])]
@@ -58,12 +60,20 @@ def run(path: Path) -> Ran:
     client = NotebookClient(nb, timeout=300, kernel_name="python3", resources={"metadata": {"path": str(path.parent)}})
     env = {**os.environ, "TMPDIR": str(tmp), "TEMP": str(tmp), "TMP": str(tmp)}
     before = secrets_under_out()
+    in_folder = files_beside_notebooks()
     try:
         client.execute(env=env)  # the kernel's tempfile folder is `tmp`: what is left there, the notebook left
         left = sorted(p.name for p in tmp.iterdir())
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    return Ran(nb, left, sorted(secrets_under_out() - before))
+    return Ran(nb, left, sorted(secrets_under_out() - before), sorted(files_beside_notebooks() - in_folder))
+
+
+def files_beside_notebooks() -> set[str]:
+    """Every file under notebooks/ but the notebooks (and Jupyter's own checkpoints)."""
+    folder = ROOT / "notebooks"
+    return {str(p.relative_to(folder)) for p in folder.rglob("*") if p.is_file() and p.suffix != ".ipynb"
+            and ".ipynb_checkpoints" not in p.parts}
 
 
 def secrets_under_out() -> set[str]:
@@ -98,6 +108,12 @@ def test_notebook_leaves_nothing_in_the_temporary_folder(path: Path) -> None:
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=IDS)
+def test_notebook_leaves_nothing_beside_the_notebooks(path: Path) -> None:
+    left = run(path).folder_left
+    assert not left, f"{path.name} left {left} in notebooks/ (e.g. .workbench/lookups.json): write under out/"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=IDS)
 def test_notebook_leaves_no_keys_or_secrets_under_out(path: Path) -> None:
     left = run(path).secrets_left
     assert not left, f"{path.name} left private keys or credentials behind: {left}"
@@ -113,6 +129,37 @@ def test_notebook_outputs_keep_their_styles_to_themselves(path: Path) -> None:
 def test_notebook_shows_messages_whole(path: Path) -> None:
     cut = [f"cell {i}: {c!r}" for i, text in run(path).html_outputs() for c in cut_off_cells(text)]
     assert not cut, f"{path.name}: cells cut off in a table (pandas' max_colwidth?):\n" + "\n".join(cut)
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=IDS)
+def test_notebook_shows_no_warning_boxes(path: Path) -> None:
+    """A warning printed on stderr is a red box in JupyterLab: the notebooks give none."""
+    boxes = [o.text[:120] for _, o in run(path).outputs() if o.output_type == "stream" and o.name == "stderr"
+             and "Warning" in o.text]
+    assert not boxes, f"{path.name}: warnings shown as red boxes: {boxes}"
+
+
+def test_notebook_01_shows_a_request_whole_lines_not_cut_mid_tag() -> None:
+    ran = run(ROOT / "notebooks" / "01-load-and-validate-rates.ipynb")
+    xml = next(o.text for _, o in ran.outputs() if o.output_type == "stream" and "<OTA_HotelRateAmountNotifRQ" in o.text)
+    lines = xml.rstrip("\n").split("\n")
+    assert len(lines) > 5 and max(map(len, lines)) < 200  # pretty-printed, not one 900-character line
+    assert lines[-1].startswith("… ") and lines[-1].endswith("more lines")  # says what follows
+    assert all(line.rstrip().endswith(">") for line in lines[:-1])  # every line shown ends a tag
+
+
+def test_notebook_07_pushes_without_a_rejection() -> None:
+    ran = run(ROOT / "notebooks" / "07-property-health.ipynb")
+    said = " ".join(o.text for _, o in ran.outputs() if o.output_type == "stream" and o.name == "stdout")
+    assert "request(s):" in said and "rejected" not in said
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=IDS)
+def test_finished_progress_bars_are_kept_as_text(path: Path) -> None:
+    """A bar drawn as a widget is replaced by its last line once done: a saved notebook opened where
+    widgets cannot be drawn shows that line, never "Loading widget..."."""
+    widgets = [i for i, o in run(path).outputs() if "application/vnd.jupyter.widget-view+json" in o.get("data", {})]
+    assert not widgets, f"{path.name}: cells {widgets} keep a widget a saved notebook cannot draw"
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=IDS)
@@ -234,6 +281,31 @@ window.addEventListener('load', () => {
 """
 
 
+def browser_check(browser: str, page: Path, body: str, script: str, pre_id: str, window: str,
+                  screenshot: Path | None = None) -> dict:
+    """Open ``body`` with ``script`` added in headless Chromium; the JSON the script left in ``<pre id=pre_id>``."""
+    page.write_text(body.replace("</body>", script + "</body>"), encoding="utf-8")
+    flags = ["--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", f"--window-size={window}",
+             "--virtual-time-budget=5000"]
+    dom = subprocess.run([browser, *flags, "--dump-dom", page.as_uri()], capture_output=True, text=True,
+                         timeout=180, check=True).stdout
+    if screenshot is not None:
+        subprocess.run([browser, *flags, f"--screenshot={screenshot}", page.as_uri()], capture_output=True,
+                       timeout=180, check=False)
+    found = re.search(rf"<pre id=\"{pre_id}\">(.*?)</pre>", dom, re.S)
+    assert found, "the check did not run in the browser"
+    return json.loads(lxml_html.fromstring(found.group(0)).text_content())
+
+
+def every_view(test):  # noqa: ANN001, ANN201 - a decorator of tests
+    """Parametrize ``test`` over every notebook, in the light and the dark theme, trusted and not."""
+    for mark in (pytest.mark.parametrize("trust", ["trusted", "untrusted"]),
+                 pytest.mark.parametrize("theme", ["light", "dark"]),
+                 pytest.mark.parametrize("path", NOTEBOOKS, ids=IDS)):
+        test = mark(test)
+    return test
+
+
 def chromium() -> str | None:
     return next((b for b in ("chromium", "chromium-browser", "google-chrome") if shutil.which(b)), None)
 
@@ -247,19 +319,30 @@ def test_the_push_report_in_notebook_02_lays_out_in_a_browser(tmp_path: Path) ->
     ran = run(ROOT / "notebooks" / "02-push-rates-to-the-sandbox.ipynb")
     assert any("<h1>Push results</h1>" in text for _, text in ran.html_outputs()), "notebook 02 shows no push report"
     body, _ = HTMLExporter(template_name="lab").from_notebook_node(ran.nb)  # JupyterLab's own styles
-    page = tmp_path / "02.html"
-    page.write_text(body.replace("</body>", LAYOUT_SCRIPT + "</body>"), encoding="utf-8")
-    flags = ["--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--window-size=1000,4000",
-             "--virtual-time-budget=5000"]
-    dom = subprocess.run([browser, *flags, "--dump-dom", page.as_uri()], capture_output=True, text=True,
-                         timeout=120, check=True).stdout
-    found = re.search(r"<pre id=\"layout-check\">(.*?)</pre>", dom, re.S)
-    assert found, "the layout check did not run in the browser"
-    result = json.loads(lxml_html.fromstring(found.group(0)).text_content())
+    shot = tmp_path / "02.png"
+    result = browser_check(browser, tmp_path / "02.html", body, LAYOUT_SCRIPT, "layout-check", "1000,4000",
+                           screenshot=shot)
     assert result["checked"] > 50
     assert not result["overflow"], f"cells whose text runs over the next column: {result['overflow']}"
     assert not result["restyled"], f"the report restyled other tables of the page: {result['restyled'][:5]}"
-    shot = tmp_path / "02.png"
-    subprocess.run([browser, *flags, f"--screenshot={shot}", page.as_uri()], capture_output=True, timeout=120,
-                   check=True)
     assert shot.stat().st_size > 50_000  # a page, not a blank
+
+
+# --- what the notebooks use of the library (read from their source, without running them) -------------
+
+def _source(name: str) -> str:
+    nb = nbformat.read(ROOT / "notebooks" / name, as_version=4)
+    return "\n".join(c.source for c in nb.cells if c.cell_type == "code")
+
+
+def test_notebook_04_uses_the_librarys_formatting_not_its_own() -> None:
+    source = _source("04-notifications-and-request-to-book.ipynb")
+    assert "def for_people" not in source and "strftime" not in source and ".wb.show()" in source
+
+
+def test_notebook_06_draws_the_countries_the_coordinates_rule_uses() -> None:
+    from expectations import country_outlines
+
+    assert "country_outlines(" in _source("06-property-content.ipynb")
+    europe = dict(country_outlines(-12, 10, 36, 56))
+    assert {"PT", "ES", "NL"} <= set(europe) and all(len(xs) == len(ys) > 3 for xs, ys in europe["PT"])

@@ -69,8 +69,7 @@ def health(
             fail(f"--as-of `{as_of}` is not a date: write it as YYYY-MM-DD")
     if horizon < 1:
         fail(f"--horizon {horizon}: give at least 1 night")
-    if journal and not journal.is_file() and not journal.parent.exists():
-        fail(f"--journal `{journal}`: the folder `{journal.parent}` does not exist")
+    # a journal that does not exist (a fresh folder) is read as empty: the report says what that leaves unchecked
     try:
         settings = load_settings(env_file)
         with console.status("Reading the platform, the journal and the sheets…"):

@@ -20,31 +20,15 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 from workbench.cli.console import fail
+from workbench.reports.output_files import inputs_overlap, same_file
+from workbench.reports.output_files import inside as _inside
+from workbench.reports.output_files import read_inside as _read_inside
+
+__all__ = ["PathsOf", "check_outputs", "inputs_overlap", "same_file"]
 
 PathsOf = Path | Iterable[Path] | None
 #: ``s3://bucket/x`` (typer reads it as a path, which folds ``://`` to ``:/``): not a local path
 _URL = re.compile(r"^[A-Za-z][A-Za-z0-9+.\-]+:/")
-
-
-def same_file(a: str | Path, b: str | Path) -> bool:
-    """True when ``a`` and ``b`` name the same file or folder: the same path spelled differently, a
-    link to it, or a hard link (both existing); paths that do not exist yet compare as resolved."""
-    pa, pb = Path(a), Path(b)
-    if pa.exists() and pb.exists():
-        try:
-            return os.path.samefile(pa, pb)
-        except OSError:
-            pass
-    return _resolved(pa) == _resolved(pb)
-
-
-def inputs_overlap(outputs: Iterable[str | Path], inputs: Iterable[str | Path]) -> list[tuple[Path, Path]]:
-    """``(output, input)`` pairs where writing ``output`` would touch ``input``: the same file, an
-    output folder holding the input, or an output inside an input folder where it would be read as data.
-    Empty: every output is safe."""
-    ins = [Path(i) for i in inputs]
-    return [(out, given) for out in (Path(o) for o in outputs) for given in ins
-            if same_file(out, given) or _inside(given, out) or _read_inside(out, given)]
 
 
 def check_outputs(inputs: Mapping[str, PathsOf], files: Mapping[str, PathsOf] | None = None,
@@ -97,20 +81,3 @@ def _paths(paths: PathsOf) -> list[Path]:
         return []
     found = [paths] if isinstance(paths, (str, Path)) else list(paths)
     return [Path(p) for p in found if p is not None and not _URL.match(str(p))]
-
-
-def _resolved(p: Path) -> Path:
-    return p.expanduser().resolve(strict=False)
-
-
-def _inside(child: Path, folder: Path) -> bool:
-    """``child`` lies inside ``folder`` (which need not exist yet)."""
-    return _resolved(folder) in _resolved(child).parents
-
-
-def _read_inside(out: Path, folder: Path) -> bool:
-    """``out`` lies inside the existing input folder ``folder`` where a folder's reader would see it."""
-    if not folder.is_dir() or not _inside(out, folder):
-        return False
-    rel = _resolved(out).relative_to(_resolved(folder))
-    return not any(part.startswith((".", "_", "~$")) for part in rel.parts)

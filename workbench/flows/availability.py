@@ -31,7 +31,7 @@ from loaders import Registry, read_registry, read_rooms
 from loaders.availability import read_availability
 from loaders.schemas import RESTRICTION_HEADERS, RESTRICTIONS
 from loaders.waivers import read_waivers
-from workbench.flows.checked import IssuesView
+from workbench.flows.checked import IssuesView, refuse_other_kind
 
 PathLike = str | Path
 WaiversInput: TypeAlias = "str | Path | pd.DataFrame | Iterable[str | Path]"
@@ -137,6 +137,7 @@ def check_availability(files: PathLike | Iterable[PathLike], *, sheet: str | Seq
     ``header_row`` apply to the files; ``waivers`` set accepted warnings aside (:meth:`AvailabilityCheck.waive`).
     """
     paths = [Path(files)] if isinstance(files, (str, Path)) else [Path(p) for p in files]
+    refuse_other_kind(paths, "availability")
     loaded = read_availability(paths, sheet=sheet, encoding=encoding, header_row=header_row)
     return check_loaded_availability(loaded, paths, registry=registry, rooms=rooms, rates=rates, as_of=as_of,
                                      waivers=waivers)

@@ -3,17 +3,41 @@ short summary in Jupyter (the verdict, counts by rule, the first issues) instead
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from pathlib import Path
 from typing import ClassVar
 
 import pandas as pd
 
-from workbench.display import Summary, Table, facts_text
+from loaders.errors import LoadError
+from loaders.kinds import other_kind, wrong_kind_message
+from workbench.display import MarkdownSummary, Summary, Table, facts_text
+from workbench.errors import InputError
 
 #: Issues a summary lists (errors first); the rest are in ``.errors`` / ``.warnings`` / ``.issues``.
 FIRST_ISSUES = 10
 
 
-class IssuesView:
+class WrongWorkbook(InputError, LoadError):
+    """A workbook of another kind than the check reads (``kind``): an :class:`InputError` for Python
+    callers, a ``LoadError`` (the input cannot be used: exit 2) for the commands."""
+
+    def __init__(self, message: str, *, source: str = "", kind: str = "") -> None:
+        LoadError.__init__(self, message, source=source)
+        self.kind = kind
+
+
+def refuse_other_kind(paths: Iterable[str | Path], wanted: str) -> None:
+    """:class:`WrongWorkbook` naming the function to use when one of ``paths`` is certainly a workbook
+    of another kind than ``wanted`` (``loaders.workbook_kind``): checked before anything is read."""
+    for p in paths:
+        found = other_kind(p, wanted)
+        if found is not None:
+            raise WrongWorkbook(wrong_kind_message(found, Path(p).name, python=True), source=Path(p).name,
+                                kind=found)
+
+
+class IssuesView(MarkdownSummary):
     """Mixin for results that carry an ``issues`` frame (rates, rooms, ...)."""
 
     issues: pd.DataFrame

@@ -25,7 +25,7 @@ from expectations import ContentLookups, cet_today, validate_content
 from expectations.sunset import GoneElement, sunset_content
 from loaders import read_content
 from loaders.issues import combine
-from workbench.flows.checked import IssuesView
+from workbench.flows.checked import IssuesView, refuse_other_kind
 from workbench.platform.lookups import (
     DEFAULT_CACHE,
     SHIPPED,
@@ -34,6 +34,7 @@ from workbench.platform.lookups import (
     fetch_lookups,
     shipped_currencies,
 )
+from workbench.reports.about import describe, names_from, row_map
 from workbench.transport.operations import gone_elements
 
 if TYPE_CHECKING:
@@ -109,6 +110,7 @@ def check_content(files: PathLike | Iterable[PathLike], *, settings: Settings | 
     :func:`loaders.read_content`. ``client_options`` go to the client (e.g. an in-process sandbox).
     """
     paths = [Path(files)] if isinstance(files, (str, Path)) else [Path(p) for p in files]
+    refuse_other_kind(paths, "content")
     loaded = read_content(paths, sheet=sheet, encoding=encoding, header_row=header_row)
     notes: list[str] = []
     known = _lookups(lookups, settings, cache, client_options, refresh_lookups, notes)
@@ -117,8 +119,12 @@ def check_content(files: PathLike | Iterable[PathLike], *, settings: Settings | 
     day = today or cet_today()
     issues = validate_content(loaded.parts, load_issues=loaded.issues, lookups=known, today=day,
                               rtb_enabled=rtb_enabled)
-    return ContentCheck(loaded.parts, combine([issues, sunset_content(loaded.parts, gone_content(settings, day))]),
-                        paths, known, notes)
+    parts = loaded.parts
+    issues = combine([issues, sunset_content(parts, gone_content(settings, day))])
+    # the report groups by property (HotelCode or ID) and part, and names each property (HotelName)
+    describe(issues, kind="content", names=names_from(parts["Property"], code="property"),
+             rows=row_map((f, f["property"], f["sheet"]) for f in parts.values()))
+    return ContentCheck(parts, issues, paths, known, notes)
 
 
 def gone_content(settings: Settings | None, day: dt.date) -> list[GoneElement]:

@@ -31,6 +31,7 @@ from workbench.health import (
 )
 from workbench.health.coverage import COVERAGE_COLUMNS, KEY, cet_today, empty, gap_ranges
 from workbench.health.findings import PLATFORM_RATE_COLUMNS
+from workbench.health.sources import HealthSources, keep_supported
 from workbench.writers.journal import DEFAULT_JOURNAL, Journal
 
 PathLike = str | Path
@@ -58,8 +59,6 @@ def property_health(settings: Settings | None = None, *, hotels: Iterable[int] |
     reg = _registry(registry)
     notes: list[str] = []
     j = Journal(journal) if journal is not None and Path(journal).is_file() else None
-    if journal is not None and j is None:
-        notes.append(f"no push journal at {journal}: nothing accepted is known, so no price is counted as bookable")
     try:
         tgt = _target(j, settings, target)
         sheet_nights = _sheet_nights(rates)
@@ -81,6 +80,13 @@ def property_health(settings: Settings | None = None, *, hotels: Iterable[int] |
     status = room_rate_status(view, coverage, day, pending)
     status = status[status["hotel_code"].isin(wanted)].reset_index(drop=True)
     findings = find_problems(view, coverage, as_of=day, horizon=horizon, pending=pending, gaps=gaps, status=status)
+    sources = HealthSources(platform=settings is not None and bool(settings.base_url) and bool(wanted),
+                            registry=not reg.is_empty(), journal=j is not None,
+                            sheets=len(sheet_nights) > 0)
+    findings, not_checked = keep_supported(findings, sources)
+    if j is None and journal is not None:
+        not_checked = [f"no push journal at `{journal}`; " + n for n in not_checked]
+    notes += not_checked
     reader = None
     if journal is not None and tgt is not None and Path(journal).is_file():
         path, t = Path(journal), tgt
@@ -88,7 +94,7 @@ def property_health(settings: Settings | None = None, *, hotels: Iterable[int] |
         def reader(hs: Iterable[int]) -> pd.DataFrame:
             with Journal(path) as jj:
                 return jj.accepted_nights(t, hs, start=day - dt.timedelta(days=TIMELINE_PAST_DAYS))
-    return PropertyHealth(findings, status, day, horizon, wanted, notes, reader, sheet_nights)
+    return PropertyHealth(findings, status, day, horizon, wanted, notes, reader, sheet_nights, sources)
 
 
 def _registry(registry: Registry | PathLike | Iterable[PathLike] | None) -> Registry:

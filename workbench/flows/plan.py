@@ -104,7 +104,7 @@ def blocked_text(check: RatesCheck, skip_invalid: bool) -> str:
     """Why a push would stop before sending ('' when nothing stops it)."""
     return "" if check.ok or skip_invalid else (
         f"{len(check.errors):,} error(s) block the push; fix them, or send only the rows without errors with "
-        "--skip-invalid (the plan shows what that would send)")
+        "`skip_invalid=True` (`--skip-invalid` on the command line; the plan shows what that would send)")
 
 
 def as_pushed(plan: RatesPlan, check: RatesCheck, skip_invalid: bool) -> RatesPlan:

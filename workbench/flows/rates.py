@@ -29,10 +29,11 @@ from loaders.issues import combine
 from loaders.schemas import empty_rates as empty_rates_frame
 from loaders.waivers import read_waivers
 from workbench.config import Settings
-from workbench.display import Summary, Table
+from workbench.display import MarkdownSummary, Summary, Table
 from workbench.errors import BlockedByErrors
-from workbench.flows.checked import IssuesView
+from workbench.flows.checked import IssuesView, refuse_other_kind
 from workbench.flows.frames import read_rates_frame
+from workbench.reports.about import describe, names_from
 from workbench.writers.batches import RateRequest, plan_requests, row_ranges
 from workbench.writers.plan import RatesPlan
 from workbench.writers.push import (
@@ -158,8 +159,13 @@ def check_rates(files: RatesInput | Iterable[RatesInput], *, sheet: str | Sequen
     the issues (``price_jumps=False``: not). ``waivers`` (a waivers file or frame) then set accepted
     warnings aside: see :meth:`RatesCheck.waive`. ``progress`` is told each step as it starts.
     """
+    if isinstance(files, (pd.Series, pd.Index)) or not isinstance(files, (str, Path, pd.DataFrame, Iterable)):
+        raise TypeError(f"check_rates reads a file path, a pandas DataFrame or a list of them, not a "
+                        f"{type(files).__name__}" + (": give `series.to_frame()`" if isinstance(files, pd.Series)
+                                                     else ""))
     say = progress or (lambda _: None)
     inputs = [files] if isinstance(files, (str, Path, pd.DataFrame)) else list(files)
+    refuse_other_kind([p for p in inputs if isinstance(p, (str, Path))], "rates")
     say("Reading the files…")
     loaded = _load(inputs, sheet, encoding=encoding, header_row=header_row)
     reg = _registry(registry)
@@ -200,6 +206,9 @@ def check_loaded(loaded: tuple[pd.DataFrame, pd.DataFrame], files: Iterable[Path
     reg = _registry(registry) or Registry()
     fx_table = fx if isinstance(fx, FxTable) else read_fx_table(fx)
     issues = validate_rates(frame, registry=reg, as_of=as_of, fx=fx_table, load_issues=load_issues)
+    names = names_from(reg.properties)
+    describe(issues, kind="rates", names=names)
+    describe(frame, kind="rates", names=names)  # the plan and the push reports read them from the frame
     check = RatesCheck(frame, issues, reg, as_of, [Path(p) for p in files])
     return check if waivers is None else check.waive(waivers)
 
@@ -232,7 +241,7 @@ def _load(inputs: list[RatesInput], sheet: str | Sequence[str] | None, *, encodi
 
 
 @dataclass(repr=False)
-class DryRun:
+class DryRun(MarkdownSummary):
     """Requests written to ``directory``: one ``.xml`` per request and ``manifest.csv``."""
 
     directory: Path
@@ -267,8 +276,8 @@ class DryRun:
 
 def _blocked(check: RatesCheck, skip_invalid: bool) -> None:
     if not check.ok and not skip_invalid:
-        raise BlockedByErrors(f"{len(check.errors)} error(s) block the push; fix them, or send only the rows "
-                              "without errors with --skip-invalid")
+        raise BlockedByErrors(f"{len(check.errors):,} error(s) block the push; fix them, or send only the rows "
+                              "without errors with `skip_invalid=True` (`--skip-invalid` on the command line)")
 
 
 def requests_for(check: RatesCheck, skip_invalid: bool = False, spelling: str = "ota") -> tuple[list[RateRequest], int]:

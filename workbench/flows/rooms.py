@@ -31,7 +31,7 @@ from loaders import ISSUE_COLUMNS, read_rooms
 from workbench.config import Settings, journal_path
 from workbench.display import Summary, Table
 from workbench.errors import BlockedByErrors, OperationSunset, PlatformReadError
-from workbench.flows.checked import IssuesView
+from workbench.flows.checked import IssuesView, refuse_other_kind
 from workbench.flows.room_files import (
     MAPPING_COLUMNS,
     PathLike,
@@ -46,6 +46,7 @@ from workbench.flows.room_files import (
 from workbench.flows.room_results import request_lines, room_rows, sent_results, with_journal_mapping
 from workbench.ota.descriptive_info import PlatformRooms
 from workbench.platform.rooms import fetch_rooms, open_client, read_rooms_of
+from workbench.reports.about import describe, row_map
 from workbench.transport.operations import deprecation_notice
 from workbench.writers import driver
 from workbench.writers.folder import Folder
@@ -106,8 +107,13 @@ def check_rooms(files: PathLike | Iterable[PathLike], *, sheet: str | Sequence[s
     """Load Rooms / SubRooms / Amenities sheets and check them against the spec's E1 rules (``encoding``
     and ``header_row``: see :func:`loaders.read_rooms`)."""
     paths = [Path(files)] if isinstance(files, (str, Path)) else [Path(p) for p in files]
+    refuse_other_kind(paths, "rooms")
     loaded = read_rooms(paths, sheet=sheet, encoding=encoding, header_row=header_row)
     issues = validate_rooms(loaded.rooms, loaded.subrooms, loaded.amenities, load_issues=loaded.issues)
+    # the report groups by property and room type (the row's InvCode, else its RoomID)
+    describe(issues, kind="rooms", rows=row_map(
+        (f, f["hotel_code"], f["inv_code"].astype("string").fillna(f["room_id"].astype("string")))
+        for f in (loaded.rooms, loaded.subrooms, loaded.amenities)))
     return RoomsCheck(loaded.rooms, loaded.subrooms, loaded.amenities, issues, paths)
 
 

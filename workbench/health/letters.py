@@ -19,6 +19,8 @@ from typing import Any
 import pandas as pd
 
 from workbench.health.findings import CLOSED_WINDOW, YEAR
+from workbench.health.sources import HealthSources
+from workbench.page import page
 
 _MARKDOWN = re.compile(r"([\\`*_\[\]|~])")
 HEADINGS = {"now": "Guests cannot book these now", "soon": "These stop being bookable soon",
@@ -121,19 +123,21 @@ class Letter:
 
 
 def write_letter(hotel_code: int, hotel_name: str | None, findings: pd.DataFrame | Sequence[Any],
-                 as_of: dt.date) -> Letter:
+                 as_of: dt.date, sources: HealthSources | None = None) -> Letter:
     """The message for one property from its rows of the findings frame (or those rows as tuples,
-    ``findings.itertuples()``, when writing thousands)."""
+    ``findings.itertuples()``, when writing thousands). ``sources``: what the check read (default:
+    the journal only); the letter names those and claims nothing they cannot show."""
+    sources = sources or HealthSources(journal=True)
     rows = list(findings.itertuples(index=False)) if isinstance(findings, pd.DataFrame) else list(findings)
     name = hotel_name if isinstance(hotel_name, str) and hotel_name else f"Property {hotel_code}"
     title = f"{name}: what guests can and cannot book"
-    intro = (f"We checked the prices and availability of {name} (property {hotel_code}) on the platform on "
-             f"{human_date(as_of)}.")
+    intro = f"This is about {name} (property {hotel_code}). {sources.checked_text(as_of)}"
     md = [f"# {markdown_text(title)}", "", markdown_text(intro), ""]
     hx = [f"<h1>{html.escape(title)}</h1>", f"<p>{html.escape(intro)}</p>"]
     if not rows:
         ok = ("Everything we checked can be booked: every room and rate has prices for at least a year "
-              "ahead, without gaps. No action needed.")
+              "ahead, without gaps. No action needed." if sources.journal else
+              "Nothing we checked stops guests from booking. We did not check how far ahead your prices run.")
         md += [ok, ""]
         hx.append(f"<p>{html.escape(ok)}</p>")
     for severity, heading in HEADINGS.items():
@@ -152,8 +156,4 @@ def write_letter(hotel_code: int, hotel_name: str | None, findings: pd.DataFrame
     closing = "If anything here is not what you expect, reply to this message and we will look at it together."
     md += [closing, ""]
     hx.append(f"<p>{html.escape(closing)}</p>")
-    page = ("<!doctype html><html lang='en'><head><meta charset='utf-8'>"
-            f"<title>{html.escape(title)}</title><style>body{{font-family:system-ui,sans-serif;max-width:46rem;"
-            "margin:2rem auto;line-height:1.5;color:#1f2328}} li{{margin:.4rem 0}}</style></head><body>"
-            + "\n".join(hx) + "</body></html>\n")
-    return Letter(int(hotel_code), name, "\n".join(md), page)
+    return Letter(int(hotel_code), name, "\n".join(md), page(title, "\n".join(hx), variant="letter"))

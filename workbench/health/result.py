@@ -11,6 +11,7 @@ import pandas as pd
 
 from workbench.health.coverage import KEY, night_ranges
 from workbench.health.findings import BLOCKING, FINDING_COLUMNS, SEVERITIES
+from workbench.health.sources import HealthSources
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -34,6 +35,8 @@ class PropertyHealth:
     accepted_nights: NightsReader | None = field(default=None, repr=False)
     #: per-night prices in the sheets not yet pushed
     sheet_nights: pd.DataFrame | None = field(default=None, repr=False)
+    #: what was read (the letters name these sources and claim nothing else)
+    sources: HealthSources = field(default_factory=lambda: HealthSources(journal=True))
 
     @property
     def blocking(self) -> pd.DataFrame:

@@ -69,9 +69,11 @@ def write_csv(frame: pd.DataFrame, path: str | Path, **to_csv: Any) -> Path:
     """The one CSV writer of the reports: UTF-8 with BOM (so Excel opens it right), no index, lines
     ending in CRLF (RFC 4180: a field holding a carriage return is quoted, not cut in two),
     formula-looking texts neutralised; ``to_csv``: more of ``DataFrame.to_csv``'s arguments."""
+    from workbench.reports.output_files import whole_file  # written whole or not at all
+
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    csv_safe(frame).to_csv(path, index=False, encoding="utf-8-sig", lineterminator="\r\n", **to_csv)
+    with whole_file(path) as tmp:
+        csv_safe(frame).to_csv(tmp, index=False, encoding="utf-8-sig", lineterminator="\r\n", **to_csv)
     return path
 
 

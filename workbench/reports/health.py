@@ -17,17 +17,19 @@ import pandas as pd
 from workbench.health import FINDINGS, PropertyHealth
 from workbench.health.coverage import KEY
 from workbench.health.letters import write_letter
+from workbench.page import card, count, page, with_code
 from workbench.reports.cells import XLSXWRITER_OPTIONS, write_csv
-from workbench.reports.validation import REPORT_CSS
+from workbench.reports.output_files import whole_file, write_text_whole
 
 ROOM_RATE_COLUMNS = ["hotel_code", "hotel_name", "inv_type_code", "room_name", "rate_plan_code", "rate_name", "role",
                      "on_platform", "first_night", "bookable_until", "nights_ahead", "gap_nights", "closed_nights",
                      "sheet_until"]
 TIMELINE_LABELS = ["room_name", "rate_name", "role", "on_platform", "platform_known"]
-HEALTH_CSS = REPORT_CSS + """
-tr.now td.sev{color:#cf222e;font-weight:600} tr.soon td.sev{color:#9a6700;font-weight:600}
-tr.advice td.sev{color:#57606a} section{margin-bottom:2.5rem} .timeline svg{max-width:100%;height:auto}
-.soonc{background:#fff8c5} .adv{background:#f6f8fa}
+HEALTH_CSS = """
+.wb-report tr.now td.sev{color:var(--jp-error-color1,#cf222e);font-weight:600}
+.wb-report tr.soon td.sev{color:var(--jp-warn-color1,#9a6700);font-weight:600}
+.wb-report tr.advice td.sev{color:var(--jp-content-font-color2,#57606a)} .wb-report section{margin-bottom:2.5rem}
+.wb-report .timeline svg{max-width:100%;height:auto}
 """
 
 
@@ -35,15 +37,14 @@ def write_health_report(health: PropertyHealth, path: str | Path, *, timelines: 
     """Write ``health`` to ``path``; the extension picks the format (.csv, .xlsx, .html)."""
     path = Path(path)
     suffix = path.suffix.lower()
-    path.parent.mkdir(parents=True, exist_ok=True)
     if suffix == ".csv":
         return write_csv(health.findings, path, date_format="%Y-%m-%d")
     if suffix == ".xlsx":
-        _xlsx(health, path)
+        with whole_file(path) as tmp:
+            _xlsx(health, tmp)
         return path
     if suffix == ".html":
-        path.write_text(render_health_html(health, timelines=timelines), encoding="utf-8")
-        return path
+        return write_text_whole(path, render_health_html(health, timelines=timelines))
     raise ValueError(f"cannot write a health report to `{path.name}`: use a name ending in .csv, .xlsx or .html")
 
 
@@ -76,17 +77,18 @@ def render_health_html(health: PropertyHealth, *, timelines: bool = True) -> str
     f = health.findings
     counts = f["severity"].value_counts().to_dict()
     props = health.properties()
-    verdict = ("<div class='card okc'><b>OK</b>nothing blocks bookings within the horizon</div>" if health.ok else
-               "<div class='card err'><b>Action needed</b>bookings are blocked now or within the horizon</div>")
-    parts = [f"<!doctype html><html lang='en'><head><meta charset='utf-8'><title>Property health</title>"
-             f"<style>{HEALTH_CSS}</style></head><body><h1>Property health</h1>",
+    verdict = (card("OK", "nothing blocks bookings within the horizon", "okc") if health.ok else
+               card("Action needed", "bookings are blocked now or within the horizon", "err"))
+    read = health.sources.phrases()
+    parts = ["<h1>Property health</h1>",
              f"<div class='meta'>As of {health.as_of:%Y-%m-%d} (CET) · horizon {health.horizon} nights · "
-             f"{len(props):,} properties · {len(health.room_rates):,} room-rates</div>",
-             f"<div class='cards'>{verdict}<div class='card err'><b>{counts.get('now', 0)}</b>block bookings now</div>"
-             f"<div class='card soonc'><b>{counts.get('soon', 0)}</b>block bookings within {health.horizon} nights"
-             f"</div><div class='card adv'><b>{counts.get('advice', 0)}</b>advice</div></div>"]
+             f"{count(len(props), 'property', 'properties')} · {count(len(health.room_rates), 'room-rate')}"
+             f" · read: {e(', '.join(read) if read else 'nothing')}</div>",
+             f"<div class='cards'>{verdict}{card(int(counts.get('now', 0)), 'block bookings now', 'err')}"
+             f"{card(int(counts.get('soon', 0)), f'block bookings within {health.horizon} nights', 'warn')}"
+             f"{card(int(counts.get('advice', 0)), 'advice')}</div>"]
     if health.notes:
-        parts.append("<h2>Not checked</h2><ul>" + "".join(f"<li>{e(n)}</li>" for n in health.notes) + "</ul>")
+        parts.append("<h2>Not checked</h2><ul>" + "".join(f"<li>{with_code(n)}</li>" for n in health.notes) + "</ul>")
     parts.append("<h2>What the findings mean</h2><table><thead><tr><th>Finding</th><th>Meaning</th><th>Found</th>"
                  "</tr></thead><tbody>")
     found = f["finding"].value_counts().to_dict()
@@ -132,8 +134,7 @@ def render_health_html(health: PropertyHealth, *, timelines: bool = True) -> str
                                                                      as_of=health.as_of, horizon=health.horizon)
                              + "</div>")
         parts.append("</section>")
-    parts.append("</body></html>")
-    return "\n".join(parts)
+    return page("Property health", "\n".join(parts), css=HEALTH_CSS)
 
 
 def write_letters(health: PropertyHealth, directory: str | Path) -> list[Path]:
@@ -147,9 +148,7 @@ def write_letters(health: PropertyHealth, directory: str | Path) -> list[Path]:
     written = []
     for p in props.itertuples(index=False):
         letter = write_letter(int(p.hotel_code), p.hotel_name if isinstance(p.hotel_name, str) else None,
-                              by_hotel.get(int(p.hotel_code), []), health.as_of)
+                              by_hotel.get(int(p.hotel_code), []), health.as_of, health.sources)
         for ext, text in (("md", letter.markdown), ("html", letter.html)):
-            target = out / f"{letter.hotel_code}.{ext}"
-            target.write_text(text, encoding="utf-8")
-            written.append(target)
+            written.append(write_text_whole(out / f"{letter.hotel_code}.{ext}", text))
     return written

@@ -11,14 +11,16 @@ library and no network.
 from __future__ import annotations
 
 import html
+from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
 
+from workbench.page import card, page, with_code
+from workbench.reports.about import named, names_of
 from workbench.reports.ranges import IssueRanges, nights_text, weekdays_text
-from workbench.reports.styles import REPORT_CLASS, REPORT_CSS
 from workbench.reports.text import text
 
 if TYPE_CHECKING:
@@ -64,27 +66,25 @@ def render_issues_html(issues: pd.DataFrame, ranges: IssueRanges, context: Repor
     n_warn = int((issues["severity"] == "warning").sum())
     n_waived = 0 if waived is None else len(waived)
     lines = ranges.lines
-    verdict = ("<div class='card okc'><b>OK</b>nothing blocks a push</div>" if n_err == 0 else
-               "<div class='card err'><b>Blocked</b>errors must be fixed (or skipped)</div>")
-    waived_card = f"<div class='card'><b>{n_waived:,}</b>warnings waived</div>" if n_waived else ""
-    parts = [f"<!doctype html><html lang='en'><head><meta charset='utf-8'><title>{e(context.title)}</title>",
-             f"<style>{REPORT_CSS}{FILTER_CSS}</style></head><body><div class='{REPORT_CLASS}'>",
-             f"<h1>{e(context.title)}</h1><div class='meta'>{' · '.join(_meta(context))}</div>",
-             f"<div class='cards'>{verdict}<div class='card err'><b>{n_err:,}</b>errors</div>"
-             f"<div class='card warn'><b>{n_warn:,}</b>warnings</div>{waived_card}</div>",
+    verdict = (card("OK", "nothing blocks a push", "okc") if n_err == 0 else
+               card("Blocked", "errors must be fixed (or skipped)", "err"))
+    waived_card = card(n_waived, "warnings waived") if n_waived else ""
+    parts = [f"<h1>{e(context.title)}</h1><div class='meta'>{meta_html(context)}</div>",
+             f"<div class='cards'>{verdict}{card(n_err, 'errors', 'err')}{card(n_warn, 'warnings', 'warn')}"
+             f"{waived_card}</div>",
              f"<p class='note'>{len(issues):,} issues in {len(lines):,} lines: issues of one rule on consecutive nights "
              "of a room-rate (or on the same weekdays, week after week) are one line. The CSV report lists every "
              "issue, one row each (<code>--report issues.csv</code>).</p>"]
-    parts.append(_filters(issues, waived))
-    parts.append(_by_rule(issues, waived))
-    parts += _sections(lines)
+    parts.append(filters_html(issues, waived))
+    parts.append(by_rule_html(issues, waived))
+    parts += _sections(lines, names_of(issues))
     if waived_ranges is not None and len(waived_ranges.lines):
         parts += _waived(waived_ranges.lines)
-    parts.append(f"<script>{FILTER_JS}</script></div></body></html>")
-    return "\n".join(parts)
+    return page(context.title, "\n".join(parts), css=FILTER_CSS, script=FILTER_JS)
 
 
-def _meta(context: ReportContext) -> list[str]:
+def meta_html(context: ReportContext) -> str:
+    """The page's header line: files, as-of night, prices checked, anything else the context says."""
     e = html.escape
     meta = []
     if context.files:
@@ -93,10 +93,10 @@ def _meta(context: ReportContext) -> list[str]:
         meta.append(f"As of {context.as_of:%Y-%m-%d} (CET)")
     if context.rows_checked is not None:
         meta.append(f"{context.rows_checked:,} prices checked")
-    return meta + [f"{e(k)}: {e(v)}" for k, v in context.extra.items()]
+    return " · ".join(meta + [f"{e(k)}: {e(v)}" for k, v in context.extra.items()])
 
 
-def _filters(issues: pd.DataFrame, waived: pd.DataFrame | None) -> str:
+def filters_html(issues: pd.DataFrame, waived: pd.DataFrame | None) -> str:
     rules = sorted({text(r) for r in issues["rule"].unique()} | (
         {text(r) for r in waived["rule"].unique()} if waived is not None else set()))
     options = "".join(f"<option value='{html.escape(r, quote=True)}'>{html.escape(r)}</option>" for r in rules if r)
@@ -108,7 +108,7 @@ def _filters(issues: pd.DataFrame, waived: pd.DataFrame | None) -> str:
             f"<select data-wb-rule aria-label='Rule'><option value=''>all rules</option>{options}</select></div>")
 
 
-def _by_rule(issues: pd.DataFrame, waived: pd.DataFrame | None) -> str:
+def by_rule_html(issues: pd.DataFrame, waived: pd.DataFrame | None) -> str:
     from workbench.reports.validation import summary_table
 
     e = html.escape
@@ -131,7 +131,7 @@ def _property(lines: pd.DataFrame) -> pd.Series:
                      index=lines.index)
 
 
-def _sections(lines: pd.DataFrame) -> list[str]:
+def _sections(lines: pd.DataFrame, names: Mapping[str, str]) -> list[str]:
     """The "By property" table, then one section per property (the lines without one last)."""
     e = html.escape
     if lines.empty:
@@ -146,7 +146,7 @@ def _sections(lines: pd.DataFrame) -> list[str]:
     out = ["<h2>By property</h2><table class='by-property'><thead><tr><th>Property</th><th>Errors</th>"
            "<th>Warnings</th><th>Lines</th></tr></thead><tbody>"]
     for code, r in per.head(MAX_PROPERTIES).iterrows():
-        name = e(str(code)) if code else "no one property"
+        name = e(named(code, names)) if code else "no one property"
         anchor = f"<a href='#p-{e(str(code))}'>{name}</a>" if code else name
         out.append(f"<tr data-prop='{e(str(code))}'><td>{anchor}</td><td class='num'>{r.errors:,}</td>"
                    f"<td class='num'>{r.warnings:,}</td><td class='num'>{r.lines:,}</td></tr>")
@@ -163,7 +163,8 @@ def _sections(lines: pd.DataFrame) -> list[str]:
     where = {str(u): order[bounds[k]:bounds[k + 1]] for k, u in enumerate(uniques)}
     for code, r in shown.iterrows():
         pos = where[str(code)]
-        title = f"Property {e(str(code))}" if code else "Issues of no one property (a file, a sheet, a coverage gap)"
+        title = f"Property {e(named(code, names))}" if code else \
+            "Issues of no one property (a file, a sheet, a coverage gap)"
         out.append(f"<section class='prop' id='p-{e(str(code))}' data-prop='{e(str(code))}'><h2>{title}</h2>"
                    f"<p class='note'>{r.errors:,} errors · {r.warnings:,} warnings · {r.lines:,} lines</p>")
         out.append(_line_table(lines.iloc[pos[:quota]], nights.iloc[pos[:quota]], weekdays.iloc[pos[:quota]]))
@@ -197,7 +198,7 @@ def _line_table(lines: pd.DataFrame, nights: pd.Series, weekdays: pd.Series, ext
                     f"<td class='sev'>{e(shown_sev)}</td><td>{e(text(rule))}</td>"
                     + "".join(f"<td>{e(c)}</td>" for c in cells)
                     + f"<td class='num'>{int(n):,}</td><td>{e(where)}</td><td>{e(text(column))}</td>"
-                      f"<td>{e(text(value))}</td><td>{e(text(message))}</td>{tail}</tr>")
+                      f"<td>{e(text(value))}</td><td>{with_code(text(message))}</td>{tail}</tr>")
     rows.append("</tbody></table>")
     return "".join(rows)
 

@@ -20,6 +20,7 @@ import xlsxwriter
 from xlsxwriter.utility import xl_rowcol_to_cell
 from xlsxwriter.worksheet import Worksheet
 
+from loaders.own_sheets import ADDED_SHEETS_PROPERTY, own_sheets
 from workbench.reports.cells import XLSXWRITER_OPTIONS
 from workbench.reports.text import is_missing, text
 
@@ -45,6 +46,7 @@ def write_marked_values(path: str | Path, files: Sequence[Path], marks: pd.DataF
     wb = xlsxwriter.Workbook(str(path), {"constant_memory": cells > CONSTANT_MEMORY_CELLS,
                                          "default_date_format": "yyyy-mm-dd", "nan_inf_to_errors": True,
                                          **XLSXWRITER_OPTIONS})  # text from the data stays text
+    wb.set_custom_property(ADDED_SHEETS_PROPERTY, ",".join([problems_sheet, *(tables or {})]))
     try:
         fmt = _Formats(wb)
         sources = list(_sources(files))
@@ -89,7 +91,7 @@ def _sources(files: Sequence[Path]) -> Iterator[tuple[str, tuple[str, str], Rows
 
             check_archive(f)  # read before, but maybe not every sheet: the reader sizes each from the file
             wb = CalamineWorkbook.from_path(str(f))
-            names = wb.sheet_names
+            names = [n for n in wb.sheet_names if n not in own_sheets(f)]
             for name in names:
                 if not _within_bounds(f, name):
                     continue

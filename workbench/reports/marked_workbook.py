@@ -17,14 +17,17 @@ from pathlib import Path
 import pandas as pd
 from openpyxl import Workbook, load_workbook
 from openpyxl.comments import Comment
+from openpyxl.packaging.custom import StringProperty
 from openpyxl.styles import Font, PatternFill
 from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.hyperlink import Hyperlink
 from openpyxl.worksheet.worksheet import Worksheet
 
+from loaders.own_sheets import ADDED_SHEETS_PROPERTY, own_sheets
 from workbench.reports.cells import append_row
 from workbench.reports.marked_values import NOT_COPIED
 from workbench.reports.ranges import IssueRanges, nights_text, weekdays_text
+from workbench.reports.sheet_copy import copy_sheet
 from workbench.reports.text import text
 
 FILLS = {"error": PatternFill("solid", fgColor="FFC7CE"), "warning": PatternFill("solid", fgColor="FFEB9C")}
@@ -32,12 +35,16 @@ EXCEL = {".xlsx", ".xlsm"}
 
 
 def write_marked_workbook(issues: pd.DataFrame, path: Path, files: Sequence[Path], title: str = "Issues", *,
-                          ranges: IssueRanges | None = None, waived: IssueRanges | None = None) -> Path:
+                          ranges: IssueRanges | None = None, waived: IssueRanges | None = None,
+                          columns: dict[str, str] | None = None) -> Path:
+    """``columns``: the Issues sheet's columns (line column -> header) when not the rates' room-rates and nights."""
     path.parent.mkdir(parents=True, exist_ok=True)
     files = [Path(f) for f in files]
     sheet_of: dict[tuple[str, str], Worksheet] = {}
     if len(files) == 1 and files[0].suffix.lower() in EXCEL:
         wb = load_workbook(files[0])
+        for name in own_sheets(files[0]):  # a report checked again: its old Issues sheet goes
+            del wb[name]
         for ws in wb.worksheets:
             sheet_of[(files[0].name, ws.title)] = ws
     else:
@@ -52,23 +59,34 @@ def write_marked_workbook(issues: pd.DataFrame, path: Path, files: Sequence[Path
     if ranges is None:
         _issues_sheet(wb, issues, links, title)
     else:
-        _lines_sheet(wb, "Issues", ranges.lines, [links[i] for i in ranges.lines["first_index"]], 0)
+        _lines_sheet(wb, "Issues", ranges.lines, [links[i] for i in ranges.lines["first_index"]], 0, columns=columns)
     if waived is not None and len(waived.lines):
         _lines_sheet(wb, "Waived", waived.lines, [""] * len(waived.lines), 1,
                      extra={"waiver_reason": "reason", "waived_by": "who", "waiver": "waiver"})
+    mark_added_sheets(wb, ["Issues", *(["Waived"] if waived is not None and len(waived.lines) else [])])
     wb.active = 0
     wb.save(path)
     return path
 
 
+def mark_added_sheets(wb: Workbook, names: Sequence[str]) -> None:
+    """Name the sheets the workbench added (``loaders.own_sheets``), so reading the report again skips them."""
+    props = wb.custom_doc_props
+    for old in [p for p in props.props if p.name == ADDED_SHEETS_PROPERTY]:
+        props.props.remove(old)
+    props.append(StringProperty(name=ADDED_SHEETS_PROPERTY, value=",".join(names)))
+
+
 def _copy_values(wb: Workbook, f: Path):
     used = {ws.title for ws in wb.worksheets}
     if f.suffix.lower() in EXCEL:
-        src = load_workbook(f, read_only=True, data_only=True)
+        src = load_workbook(f, data_only=True)  # the values Excel saved; each cell's formatting too
+        skip = own_sheets(f)
         for ws in src.worksheets:
+            if ws.title in skip:
+                continue
             dst = wb.create_sheet(_unique(f"{f.stem} {ws.title}" if len(src.worksheets) > 1 else f.stem, used))
-            for row in ws.iter_rows(values_only=True):
-                append_row(dst, list(row))
+            copy_sheet(ws, dst)  # text from the data stays text there too
             yield ws.title, dst
         src.close()
     else:
@@ -172,17 +190,19 @@ def _issues_sheet(wb: Workbook, issues: pd.DataFrame, links: list[str], title: s
     wb.active = 0
 
 
-LINE_SHEET_COLUMNS = {"severity": "severity", "rule": "rule", "hotel_code": "property", "inv_type_code": "room",
+LINE_SHEET_COLUMNS = {"severity": "severity", "rule": "rule", "property": "property", "inv_type_code": "room",
                       "rate_plan_code": "rate", "_nights": "nights", "_weekdays": "weekdays", "issues": "issues",
                       "source": "source", "sheet": "sheet", "rows": "rows", "column": "column", "value": "value",
                       "message": "message"}
 
 
 def _lines_sheet(wb: Workbook, name: str, lines: pd.DataFrame, links: list[str], at: int,
-                 extra: dict[str, str] | None = None) -> None:
+                 extra: dict[str, str] | None = None, columns: dict[str, str] | None = None) -> None:
     """One row per range line (see :mod:`workbench.reports.ranges`), with a link to its first cell."""
     ws = wb.create_sheet(name, at)
-    columns = {**LINE_SHEET_COLUMNS, **(extra or {})}
+    columns = {**(columns or LINE_SHEET_COLUMNS), **(extra or {})}
+    if "property" not in lines:
+        lines = lines.assign(property=lines["hotel_code"].astype("Int64").astype("string").fillna(""))
     table = lines.assign(_nights=nights_text(lines), _weekdays=weekdays_text(lines))
     ws.append([*columns.values(), "go to cell"])
     for c in ws[1]:

@@ -14,15 +14,18 @@ The plan is ``workbench.writers.plan.RatesPlan`` (not imported: reports and writ
 from __future__ import annotations
 
 import html
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
+from workbench.page import card, count, heading, page, with_code
+from workbench.reports.about import named, names_of
 from workbench.reports.cells import XLSXWRITER_OPTIONS
+from workbench.reports.output_files import whole_file, write_text_whole
 from workbench.reports.tables import write_table
 from workbench.reports.text import text
-from workbench.reports.validation import REPORT_CLASS, REPORT_CSS
 
 FORMATS = (".csv", ".xlsx", ".html")
 HTML_RANGES = 5_000
@@ -44,15 +47,14 @@ def write_plan_report(plan: Any, path: str | Path) -> Path:
     suffix = path.suffix.lower()
     if suffix == ".csv":
         return write_table(_ranges_table(plan.ranges()), path)
-    path.parent.mkdir(parents=True, exist_ok=True)
     if suffix == ".html":
-        path.write_text(render_plan_html(plan), encoding="utf-8")
-        return path
+        return write_text_whole(path, render_plan_html(plan))
     figures = pd.DataFrame(_figures(plan), columns=["figure", "value"])
     sheets = {"Plan": figures, "Room-rates": plan.room_rates, "Changes": _ranges_table(plan.ranges()),
               "Cells": _cells_table(plan.changes()).head(EXCEL_ROWS),
               "Warnings": plan.warnings.reindex(columns=WARNING_COLUMNS)}
-    with pd.ExcelWriter(path, engine="xlsxwriter", engine_kwargs={"options": XLSXWRITER_OPTIONS}) as writer:
+    with whole_file(path) as tmp, pd.ExcelWriter(tmp, engine="xlsxwriter",
+                                                  engine_kwargs={"options": XLSXWRITER_OPTIONS}) as writer:
         for name, frame in sheets.items():
             frame.to_excel(writer, sheet_name=name, index=False)
             sheet = writer.sheets[name]
@@ -92,36 +94,52 @@ def render_plan_html(plan: Any) -> str:
     c = plan.counts
     ranges = plan.ranges()
     rr = plan.room_rates
+    names = names_of(getattr(plan, "frame", None))
     moved = rr[(rr["added"] + rr["changed"] + rr["removed"]) > 0]
-    parts = [f"<!doctype html><html lang='en'><head><meta charset='utf-8'><title>Plan</title>"
-             f"<style>{REPORT_CSS}</style></head><body><div class='{REPORT_CLASS}'><h1>Plan (nothing sent)</h1>",
-             f"<div class='meta'>Target <code>{e(plan.target or 'none')}</code> · journal <code>{e(str(plan.journal))}"
-             f"</code> · {e(plan.headline())}</div>"]
+    target = (f"Target <code>{e(plan.target)}</code>" if plan.target else
+              "No target: nothing accepted to compare with, so every price counts as added")
+    sent = count(plan.cells_to_send, "price") + " to send" + (" (every price: a full push)" if plan.full else "")
+    parts = ["<h1>Plan (nothing sent)</h1>",
+             f"<div class='meta'>{target} · journal <code>{e(str(plan.journal))}</code> · {e(sent)} in "
+             f"{e(count(plan.requests, 'request'))} with {e(count(plan.messages, 'message'))} · send time "
+             f"{e(plan.estimate.text())}</div>"]
     if plan.blocked:
-        parts.append(f"<div class='cards'><div class='card err'><b>A push stops here</b>{e(plan.blocked)}</div></div>")
-    parts.append("<div class='cards'>" + "".join(
-        f"<div class='card {cls}'><b>{n:,}</b>{e(label)}</div>" for n, label, cls in (
-            (c["added"], "added", "okc"), (c["changed"], "changed", "warn"), (c["unchanged"], "unchanged", ""),
-            (c["removed"], "removed from the sheet", "err"), (plan.requests, "requests", ""),
-            (plan.messages, "messages", ""), (len(plan.warnings), "price-jump warnings", "warn"))) + "</div>")
-    parts.append(f"<p>Send time: {e(plan.estimate.text())}</p>")
+        parts.append(f"<div class='cards'><div class='card err'><b>A push stops here</b> {with_code(plan.blocked)}"
+                     "</div></div>")
+    parts.append("<div class='cards'>" + "".join(card(n, label, cls) for n, label, cls in (
+        (c["added"], "added", "okc"), (c["changed"], "changed", "warn"), (c["unchanged"], "unchanged", "neutral"),
+        (c["removed"], "removed from the sheet", "err"), (plan.requests, "requests", "neutral"),
+        (plan.messages, "messages", "neutral"), (len(plan.warnings), "price-jump warnings", "warn"))) + "</div>")
     parts.append("<h2>Room-rates with changes</h2>" + _table(moved, ["hotel_code", "inv_type_code", "rate_plan_code",
-                                                                     "added", "changed", "unchanged", "removed"]))
+                                                                     "added", "changed", "unchanged", "removed"],
+                                                             names))
     shown = ranges.head(HTML_RANGES)
-    note = (f"<p>The first {len(shown):,} of {len(ranges):,} lines; all of them: the CSV report.</p>"
+    note = (f"<p class='note'>The first {len(shown):,} of {len(ranges):,} lines; all of them: the CSV report.</p>"
             if len(shown) < len(ranges) else "")
-    parts.append("<h2>Changes as ranges</h2>" + note + _table(shown, ["hotel_code", "text", "nights"]))
+    parts.append("<h2>Changes as ranges</h2>" + note + _table(shown, ["hotel_code", "text", "nights"], names))
     parts.append("<h2>Price-jump warnings</h2>" + _table(plan.warnings.head(HTML_RANGES),
-                                                          ["source", "sheet", "row", "column", "rule", "message"]))
-    parts.append("</div></body></html>")
-    return "\n".join(parts)
+                                                          ["source", "sheet", "row", "column", "rule", "message"],
+                                                          names))
+    return page("Plan", "\n".join(parts))
 
 
-def _table(frame: pd.DataFrame, columns: list[str]) -> str:
+def _table(frame: pd.DataFrame, columns: list[str], names: Mapping[str, str]) -> str:
     e = html.escape
     if frame.empty:
         return "<p>None.</p>"
-    head = "".join(f"<th>{e(c)}</th>" for c in columns)
-    body = "".join("<tr>" + "".join(f"<td>{e(text(v))}</td>" for v in row) + "</tr>"
-                   for row in frame[columns].itertuples(index=False, name=None))
-    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+    head = "".join(f"<th>{e(heading(c))}</th>" for c in columns)
+    numeric = {c for c in columns if pd.api.types.is_integer_dtype(frame[c])}
+    rows = []
+    for row in frame[columns].itertuples(index=False, name=None):
+        cells = []
+        for col, v in zip(columns, row, strict=True):
+            if col == "hotel_code":
+                cells.append(f"<td>{e(named(v, names))}</td>")
+            elif col in numeric and col != "row" and not isinstance(v, str) and text(v):
+                cells.append(f"<td class='num'>{int(v):,}</td>")
+            elif col == "message":
+                cells.append(f"<td>{with_code(text(v))}</td>")
+            else:
+                cells.append(f"<td>{e(text(v))}</td>")
+        rows.append("<tr>" + "".join(cells) + "</tr>")
+    return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"

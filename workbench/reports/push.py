@@ -16,15 +16,18 @@ Missing values are blank, never ``nan``/``None``/``NaT``.
 from __future__ import annotations
 
 import html
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pandas as pd
 
+from workbench.page import card, page
+from workbench.reports.about import named, names_of
+from workbench.reports.dry_run import DryRunLike, is_dry_run, render_dry_run_html, write_dry_run_report
+from workbench.reports.output_files import whole_file, write_text_whole
 from workbench.reports.tables import write_table
 from workbench.reports.text import DASH, text
-from workbench.reports.validation import REPORT_CLASS, REPORT_CSS
 from workbench.writers.outcome import NOT_SENT_ERRORS, KindInfo, PushOutcome
 from workbench.writers.push import RATES
 
@@ -33,6 +36,8 @@ REQUEST_COLUMNS = RATES.request_columns  # a rates push's (each kind names its o
 ROW_COLUMNS = RATES.row_columns
 NOT_SENT = NOT_SENT_ERRORS
 NOTHING_SENT = "nothing sent"
+#: request columns that hold a property's code: shown with its name beside it when known
+PROPERTY_KEYS = frozenset({"hotel", "hotel_code", "property"})
 
 
 @dataclass
@@ -59,6 +64,7 @@ class _View:
     headline: str               # run id and the delta figures, or why nothing was sent
     nothing_sent: str = ""      # the reason, when nothing was sent
     extra: dict[str, str] = field(default_factory=dict)
+    names: Mapping[str, str] = field(default_factory=dict)  # property code -> name, where the check knew them
 
     @property
     def flagged(self) -> pd.DataFrame:
@@ -73,27 +79,31 @@ def check_push_report_path(path: str | Path) -> Path:
     return path
 
 
-def write_push_report(result: PushOutcome | NothingSent, path: str | Path) -> Path:
-    """Write a push result (any :class:`~workbench.writers.outcome.PushOutcome`: rates, rooms, content ...)
-    or a :class:`NothingSent`; the extension picks the format (.csv, .xlsx, .html)."""
+def write_push_report(result: PushOutcome | NothingSent | DryRunLike, path: str | Path) -> Path:
+    """Write a push result (any :class:`~workbench.writers.outcome.PushOutcome`: rates, rooms, content ...),
+    a :class:`NothingSent`, or a dry run (what it wrote: :mod:`workbench.reports.dry_run`); the
+    extension picks the format (.csv, .xlsx, .html)."""
     path = check_push_report_path(path)
-    view = _view(result)
+    if is_dry_run(result):
+        return write_dry_run_report(result, path)  # type: ignore[arg-type]
+    view = _view(result)  # type: ignore[arg-type]
     suffix = path.suffix.lower()
     if suffix == ".csv":
         return write_table(_rows_table(view), path)
     if suffix == ".html":
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(_html(view), encoding="utf-8")
-        return path
+        return write_text_whole(path, _html(view))
     from workbench.reports.marked_values import write_marked_values
 
-    return write_marked_values(path, view.files, _marks(view), problems_sheet="Problems",
-                               tables={"Requests": view.requests[view.kind.request_columns],
-                                       "Rows": _rows_table(view)})
+    with whole_file(path) as tmp:
+        write_marked_values(tmp, view.files, _marks(view), problems_sheet="Problems",
+                            tables={"Requests": view.requests[view.kind.request_columns], "Rows": _rows_table(view)})
+    return path
 
 
-def render_push_html(result: PushOutcome | NothingSent) -> str:
-    return _html(_view(result))
+def render_push_html(result: PushOutcome | NothingSent | DryRunLike) -> str:
+    if is_dry_run(result):
+        return render_dry_run_html(result)  # type: ignore[arg-type]
+    return _html(_view(result))  # type: ignore[arg-type]
 
 
 def _view(result: PushOutcome | NothingSent) -> _View:
@@ -107,8 +117,11 @@ def _view(result: PushOutcome | NothingSent) -> _View:
     not_sent = result.not_sent_rows
     rows = pd.concat([f for f in (sent, not_sent) if len(f)], ignore_index=True) if len(sent) or len(not_sent) \
         else sent
+    plan = getattr(result, "plan", None)  # a rates push keeps its plan, whose frame carries the names
     return _View(kind, _frame(result.requests, kind.request_columns), rows, [Path(f) for f in result.files],
-                 str(result.target or ""), result.headline())
+                 str(result.target or ""), result.headline(),
+                 names=names_of(getattr(plan, "frame", None), result.rows if isinstance(result.rows, pd.DataFrame)
+                                else None))
 
 
 def _frame(frame: pd.DataFrame | None, columns: list[str]) -> pd.DataFrame:
@@ -126,6 +139,9 @@ def _rows_table(view: _View) -> pd.DataFrame:
         head = pd.DataFrame([{"outcome": NOTHING_SENT, "severity": "error", "message": view.nothing_sent}],
                             columns=columns)
         rows = pd.concat([head, rows], ignore_index=True) if len(rows) else head
+        for c in ("row", "hotel", "nights", "request_id"):  # whole numbers stay whole (never `2.0`)
+            if c in rows and pd.api.types.is_numeric_dtype(rows[c]):
+                rows[c] = pd.array(rows[c], dtype="Int64")
     return rows
 
 
@@ -160,15 +176,12 @@ def _html(view: _View) -> str:
     if view.files:
         meta.append("Files: " + ", ".join(f"<code>{e(f.name)}</code>" for f in view.files))
     meta.append(e(view.headline) if not view.nothing_sent else "")
-    banner = (f"<div class='cards'><div class='card err'><b>Nothing was sent</b>{e(view.nothing_sent)}</div></div>"
-              if view.nothing_sent else "")
-    parts = [f"<!doctype html><html lang='en'><head><meta charset='utf-8'><title>Push results</title>"
-             f"<style>{REPORT_CSS}</style></head><body><div class='{REPORT_CLASS}'><h1>Push results</h1>",
-             f"<div class='meta'>{' · '.join(m for m in meta if m)}</div>", banner,
-             f"<div class='cards'><div class='card okc'><b>{ok}</b>requests applied</div>"
-             f"<div class='card err'><b>{bad}</b>requests refused or failed</div>"
-             f"<div class='card warn'><b>{warn}</b>rows with warnings</div>"
-             f"<div class='card err'><b>{not_sent}</b>rows not sent (errors)</div></div>",
+    # the banner's markup is pinned by the push report tests (``<b>Nothing was sent</b>reason``)
+    banner = (f"<div class='cards'><div class='card err banner'><b>Nothing was sent</b>{e(view.nothing_sent)}</div>"
+              "</div>" if view.nothing_sent else "")
+    parts = ["<h1>Push results</h1>", f"<div class='meta'>{' · '.join(m for m in meta if m)}</div>", banner,
+             f"<div class='cards'>{card(ok, 'requests applied', 'okc')}{card(bad, 'requests refused or failed', 'err')}"
+             f"{card(warn, 'rows with warnings', 'warn')}{card(not_sent, 'rows not sent (errors)', 'err')}</div>",
              f"<h2>{e(kind.plural.capitalize())}</h2><table><thead><tr>" + "".join(
                  f"<th>{e(kind.label(k))}</th>" for k in keys) +
              "<th>Outcome</th><th>HTTP</th><th>Codes</th><th>What the platform said</th><th>ruid</th>"
@@ -177,7 +190,8 @@ def _html(view: _View) -> str:
         cls = "error" if r["outcome"] != "success" else ("warning" if text(r["codes"]) else "")
         said = text(r["texts"]) or text(r["error"])
         http = text(r["http_status"]) or ("no answer" if r["outcome"] != "success" else "")
-        own = "".join(f"<td{' class=' + chr(39) + 'num' + chr(39) if isinstance(r[k], (int, float)) else ''}>"
+        own = "".join(f"<td>{e(named(r[k], view.names))}</td>" if k in PROPERTY_KEYS else
+                      f"<td{' class=' + chr(39) + 'num' + chr(39) if isinstance(r[k], (int, float)) else ''}>"
                       f"{e(text(r[k]))}</td>"
                       for k in keys)
         parts.append(f"<tr class='{cls}'>{own}"
@@ -202,5 +216,5 @@ def _html(view: _View) -> str:
             parts.append("<tr><td colspan='8'>No row was sent in this run.</td></tr>")
         else:
             parts.append("<tr><td colspan='8'>Every row was applied without a warning.</td></tr>")
-    parts.append("</tbody></table></div></body></html>")
-    return "\n".join(parts)
+    parts.append("</tbody></table>")
+    return page("Push results", "\n".join(parts))

@@ -8,6 +8,7 @@ from pathlib import Path
 import pandas as pd
 
 from workbench.reports.cells import keep_text, write_csv
+from workbench.reports.output_files import whole_file
 
 SUPPORTED = (".csv", ".xlsx")
 
@@ -23,10 +24,15 @@ def check_table_path(path: str | Path) -> Path:
 def write_table(frame: pd.DataFrame, path: str | Path, sheet_name: str = "data") -> Path:
     """Write ``frame`` to ``path``; the extension picks the format (``.csv`` or ``.xlsx``)."""
     path = check_table_path(path)
-    suffix = path.suffix.lower()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    if suffix == ".csv":
-        return write_csv(frame, path)
+    with whole_file(path) as tmp:
+        _write_table(frame, tmp, sheet_name)
+    return path
+
+
+def _write_table(frame: pd.DataFrame, path: Path, sheet_name: str) -> None:
+    if path.suffix.lower() == ".csv":
+        write_csv(frame, path)
+        return
     out = frame.copy()
     for col in out.columns:  # Excel cannot store timezone-aware datetimes
         if isinstance(out[col].dtype, pd.DatetimeTZDtype):
@@ -42,4 +48,3 @@ def write_table(frame: pd.DataFrame, path: str | Path, sheet_name: str = "data")
         for i, col in enumerate(out.columns, start=1):
             sample = [str(col), *(str(v) for v in out[col].head(200).tolist())]
             ws.column_dimensions[get_column_letter(i)].width = min(60, max(8, max(map(len, sample)) + 2))
-    return path

@@ -20,12 +20,23 @@ import pandas as pd
 
 from expectations.located import LOCATION_COLUMNS, locate_issues
 from expectations.waivers import WAIVED_COLUMNS
+from workbench.reports.about import issue_groups, issue_properties, kind_of
+from workbench.reports.grouped_html import render_grouped_html
 from workbench.reports.issues_html import render_issues_html
+from workbench.reports.output_files import whole_file, write_text_whole
 from workbench.reports.ranges import IssueRanges, issue_ranges
 from workbench.reports.styles import REPORT_CLASS, REPORT_CSS
 from workbench.reports.tables import write_table
+from workbench.reports.text import text
 
 FORMATS = (".csv", ".xlsx", ".html")
+#: the Issues sheet of rooms and of content: by property and room type, or property and part
+GROUPED_SHEET_COLUMNS = {
+    "rooms": {"severity": "severity", "rule": "rule", "property": "property", "room_type": "room type",
+              "source": "source", "sheet": "sheet", "rows": "rows", "column": "column", "value": "value",
+              "message": "message"},
+    "content": {"severity": "severity", "rule": "rule", "property": "property", "part": "part", "source": "source",
+                "rows": "rows", "column": "column", "value": "value", "message": "message"}}
 FILLS = {"error": "FFC7CE", "warning": "FFEB9C"}
 #: The CSV report's columns: the issue columns, then whether a waiver set the issue aside and which.
 CSV_COLUMNS = ["source", "sheet", "row", "column", "value", "rule", "severity", "message", "waived", *WAIVED_COLUMNS]
@@ -66,18 +77,22 @@ def write_report(issues: pd.DataFrame, path: str | Path, context: ReportContext 
     waived_ranges = _ranges(waived, rates, by=("waiver", "waiver_reason", "waived_by")) \
         if waived is not None and len(waived) else None
     if suffix == ".html":
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(render_issues_html(issues, ranges, context, waived, waived_ranges), encoding="utf-8")
-        return path
+        return write_text_whole(path, render_html(issues, context, rates=rates, waived=waived))
     from workbench.reports.marked_workbook import write_marked_workbook
 
-    return write_marked_workbook(issues, path, list(context.files), title=context.title, ranges=ranges,
-                                 waived=waived_ranges)
+    kind = kind_of(issues, context.title)
+    with whole_file(path) as tmp:
+        write_marked_workbook(issues, tmp, list(context.files), title=context.title, ranges=ranges,
+                              waived=waived_ranges, columns=None if kind == "rates" else GROUPED_SHEET_COLUMNS[kind])
+    return path
 
 
 def render_html(issues: pd.DataFrame, context: ReportContext, *, rates: pd.DataFrame | None = None,
                 waived: pd.DataFrame | None = None) -> str:
-    """The HTML report as text (see :func:`write_report`)."""
+    """The HTML report as text (see :func:`write_report`); rooms and content have their own layout."""
+    kind = kind_of(issues, context.title)
+    if kind != "rates":
+        return render_grouped_html(issues, context, kind)
     waived_ranges = _ranges(waived, rates, by=("waiver", "waiver_reason", "waived_by")) \
         if waived is not None and len(waived) else None
     return render_issues_html(issues, _ranges(issues, rates), context, waived, waived_ranges)
@@ -96,11 +111,27 @@ def csv_rows(issues: pd.DataFrame, waived: pd.DataFrame | None = None) -> pd.Dat
 
 
 def _ranges(issues: pd.DataFrame, rates: pd.DataFrame | None, by: tuple[str, ...] = ()) -> IssueRanges:
+    """The issues as lines; each line's ``property`` (its HotelCode, else the property the check's
+    rows tell: a rooms or content row's HotelCode or ID) and ``group`` (its room type or part)."""
     if set(LOCATION_COLUMNS) <= set(issues.columns):
         located = issues[list(LOCATION_COLUMNS)]
     else:
         located = locate_issues(issues, rates)
-    return issue_ranges(issues, located, by=by)
+    ranges = issue_ranges(issues, located, by=by)
+    lines = ranges.lines
+    first = lines["first_index"].to_numpy(dtype="int64")
+    known = issue_properties(issues).to_numpy(dtype=object)[first] if len(lines) else []
+    code = lines["hotel_code"].astype("Int64").astype("string").fillna("").to_numpy(dtype=object)
+    group = issues["sheet"].map(text).to_numpy(dtype=object)[first] if len(lines) else []
+    rooms = issue_groups(issues).to_numpy(dtype=object)[first] if len(lines) else []
+    ranges.lines = lines.assign(property=[_code(c or k) for c, k in zip(code, known, strict=True)],
+                                part=group, room_type=rooms)
+    return ranges
+
+
+def _code(value: str) -> object:
+    """A property code as the sheet shows it: a number when it is one (HotelCode), else its text (an ID)."""
+    return int(value) if value.isdigit() else value
 
 
 def summary_table(issues: pd.DataFrame) -> pd.DataFrame:

@@ -209,7 +209,7 @@ class _Run:
     def send_rounds(self, sync: Any, ids: list[int], progress: bool, sleep: Callable[[float], object]) -> None:
         if not ids:
             return
-        from tqdm.auto import tqdm
+        from workbench.display import progress_bar as tqdm  # a notebook keeps the finished bar as text
 
         self.bar = tqdm(total=len(ids), unit="req", desc=f"Pushing {self.kind.info.name}", disable=not progress,
                         leave=True)

@@ -17,7 +17,7 @@ from typing import Any, ClassVar
 
 import pandas as pd
 
-from workbench.display import OUTCOME_TONES, Summary, Table
+from workbench.display import OUTCOME_TONES, MarkdownSummary, Summary, Table
 
 #: what every request says about its answer (after the kind's identity columns)
 OUTCOME_COLUMNS = ["outcome", "http_status", "codes", "texts", "ruid", "attempts", "error", "source_rows"]
@@ -57,7 +57,7 @@ class KindInfo:
         return f"{n:,} {self.noun if n == 1 else self.plural}"
 
 
-class PushOutcome:
+class PushOutcome(MarkdownSummary):
     """What a push did, per request and per row (see the module docstring). Subclasses are dataclasses
     holding ``requests``, ``rows``, ``not_sent``, ``files`` and ``target`` (or properties of those names)."""
 

@@ -24,7 +24,7 @@ import pandas as pd
 
 from expectations.price_jumps import amount_text, guests_text
 from loaders.issues import empty_issues
-from workbench.display import Summary, Table
+from workbench.display import MarkdownSummary, Summary, Table
 from workbench.transport.estimate import SendEstimate
 from workbench.writers.compress import ALL_DAYS, compress, expand
 from workbench.writers.deltas import cell_keys
@@ -214,7 +214,7 @@ def parse_price_keys(keys: pd.Series) -> pd.DataFrame:
 
 
 @dataclass(repr=False)
-class RatesPlan:
+class RatesPlan(MarkdownSummary):
     """What a push would do against the last accepted state (:func:`workbench.plan_rates`), or
     what a push was about to do when it started (``PushResult.plan``)."""
 

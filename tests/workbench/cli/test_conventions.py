@@ -42,7 +42,7 @@ def test_the_wrong_workbook_is_recognised_before_it_is_read(tmp_path: Path, monk
 
 
 def test_every_sample_is_its_own_kind() -> None:
-    from workbench.cli.kinds import workbook_kind
+    from loaders import workbook_kind
 
     kinds = {name: workbook_kind(SAMPLES / name) for name in ("rates.xlsx", "lisbon_seasons.csv", "rooms.xlsx",
                                                                "content.xlsx", "availability.xlsx", "registry.xlsx")}
