@@ -31,12 +31,13 @@ import typer
 
 from workbench.cli import content as _content  # noqa: F401 - registers `validate content`
 from workbench.cli import content_push as _content_push  # noqa: F401 - registers `push content`
+from workbench.cli import rates as _rates  # noqa: F401 - registers `validate rates`, `push rates|requests`
+from workbench.cli import rooms as _rooms  # noqa: F401 - registers `validate|push|fetch rooms`
 from workbench.cli.cars import app as cars_app
+from workbench.cli.common import fetch_app, push_app, validate_app
 from workbench.cli.demo import demo
 from workbench.cli.health import health
 from workbench.cli.notify import notify_app
-from workbench.cli.rates import push_app, validate_app
-from workbench.cli.rooms import fetch_app
 from workbench.cli.sandbox import sandbox_app
 
 app = typer.Typer(

@@ -84,6 +84,24 @@ def print_push_result(result: Any, limit: int = 10) -> None:
                       "`not sent (errors)`)")
 
 
+def print_outcome(result: Any, limit: int = 10) -> None:
+    """A push of any kind (``workbench.writers.outcome.PushOutcome``): its summary, then what did not apply,
+    each named by its kind's own columns (hotel and month, the room type, the property ...)."""
+    if hasattr(result, "cells_total"):  # rates say it their way
+        print_push_result(result, limit)
+        return
+    console.print(("[green]" if result.ok else "[red]") + escape(result.summary()) + "[/]")
+    req = result.requests
+    failing = req[req["outcome"] != "success"] if len(req) else req
+    for r in failing.head(limit).to_dict("records"):
+        name = " ".join(text(r[k]) for k in result.kind.request_keys[:3] if text(r[k]))
+        said = text(r["texts"]) or text(r["error"]) or "no details"
+        console.print(f"  [red]{escape(name)}[/]: {escape(text(r['outcome']))}, {escape(said)} "
+                      f"({_answer(r['http_status'], r['ruid'])})")
+    if len(failing) > limit:
+        console.print(f"  … and {len(failing) - limit} more (write them all with --report push.html)")
+
+
 def print_plan(plan: Any, limit: int = 10) -> None:
     """A push's plan (nothing sent): its figures, the room-rates that change, the first ranges."""
     console.print(("[red]" if plan.blocked else "[cyan]") + escape(plan.headline()) + "[/]")

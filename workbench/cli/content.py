@@ -12,9 +12,16 @@ from typing import Annotated
 import typer
 from rich.markup import escape
 
+from workbench.cli.common import (
+    EncodingOpt,
+    EnvFileOpt,
+    HeaderRowOpt,
+    ReportOpt,
+    load_settings,
+    print_skipped,
+    validate_app,
+)
 from workbench.cli.console import check_paths, console, fail, print_issues, written
-from workbench.cli.rates import EncodingOpt, HeaderRowOpt, load_settings, print_skipped, validate_app
-from workbench.cli.rooms import EnvFile, Report
 
 Files = Annotated[list[Path], typer.Argument(help="Content workbook(s) (sheets Property, Contacts, Policies, …) or "
                                                   "one CSV per part (property.csv, contacts.csv, …).",
@@ -23,9 +30,9 @@ Files = Annotated[list[Path], typer.Argument(help="Content workbook(s) (sheets P
 
 @validate_app.command("content")
 def validate_content_cmd(
-    files: Files, report: Report = None,
+    files: Files, report: ReportOpt = None,
     show: Annotated[int, typer.Option(help="How many issues to print.")] = 20,
-    env_file: EnvFile = None,
+    env_file: EnvFileOpt = None,
     rtb_enabled: Annotated[bool, typer.Option(
         "--rtb-enabled", help="The provider has `content_api_rtb_enabled` (request to book through content).")]
         = False,

@@ -12,8 +12,15 @@ from typing import Annotated, Any
 import typer
 from rich.markup import escape
 
+from workbench.cli.common import (
+    EncodingOpt,
+    HeaderRowOpt,
+    PushReports,
+    load_settings,
+    print_skipped,
+    push_app,
+)
 from workbench.cli.console import check_paths, console, fail, print_issues, text, written
-from workbench.cli.rates import EncodingOpt, HeaderRowOpt, PushReports, load_settings, print_skipped, push_app
 
 Files = Annotated[list[Path], typer.Argument(help="Content workbook(s) (sheets Property, Contacts, Policies, …) or "
                                                   "one CSV per part.", show_default=False)]
@@ -69,6 +76,8 @@ def push_content_cmd(
                                                "accepted per property.")] = Path(".workbench/journal.sqlite"),
     encoding: EncodingOpt = None,
     header_row: HeaderRowOpt = None,
+    full: Annotated[bool, typer.Option("--full", help="Send the properties whose content the platform already "
+                                                      "accepted as it is too.")] = False,
 ) -> None:
     """Create properties (New: no HotelCode) and update them (Overlay) with OTA_HotelDescriptiveContentNotif.
 
@@ -106,7 +115,8 @@ def push_content_cmd(
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             with console.status("Sending…" if dry_run is None else "Planning…"):
-                result = push_content(check, settings, replace=replace, fill=fill, journal=journal, dry_run=dry_run)
+                result = push_content(check, settings, replace=replace, fill=fill, journal=journal, dry_run=dry_run,
+                                      full=full, command="push content " + " ".join(str(f) for f in files))
         for w in caught:
             console.print(f"[yellow]Warning:[/] {escape(str(w.message))}")
     except BlockedByErrors as exc:

@@ -372,7 +372,7 @@ def _content(out: Path, console: Console, wrote: Written) -> None:
                           ("xlsx", "content validation report: the content workbook with the failing cells marked"),
                           ("csv", "content validation report: every issue, one per line")):
             wrote(write_report(check.issues, out / f"content-validation.{ext}", ctx), what)
-        fixed = wrote(_fixed_content(out / "content-fixed.xlsx"), "the content workbook with each problem fixed")
+        fixed = wrote(fixed_content(out / "content-fixed.xlsx"), "the content workbook with each problem fixed")
         check = check_content(fixed, settings=settings, today=DEMO_AS_OF, cache=out / "content-lookups.json")
         if len(check.errors):
             raise DemoFailed("the fixed content workbook still has errors: " + "; ".join(check.errors["message"]))
@@ -393,7 +393,7 @@ def _content(out: Path, console: Console, wrote: Written) -> None:
         wrote(write_push_report(result, out / "content-push-report.html"), "content push report")
 
 
-def _fixed_content(path: Path) -> Path:
+def fixed_content(path: Path) -> Path:
     """A copy of the content sample with each deliberate problem fixed (``CONTENT_FIXES``), as an analyst would."""
     from openpyxl import load_workbook
 

@@ -49,7 +49,7 @@ def health(
     import datetime as dt
 
     from loaders import LoadError
-    from workbench.cli.rates import load_settings
+    from workbench.cli.common import load_settings
     from workbench.errors import PlatformReadError, SettingsError
     from workbench.flows.health import property_health
 

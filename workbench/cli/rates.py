@@ -4,12 +4,39 @@ from __future__ import annotations
 
 import datetime as dt
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 from rich.markup import escape
 
-from workbench.cli.console import check_paths, console, fail, print_issues, print_push_result, written
+from workbench.cli.common import (
+    AsOf,
+    EncodingOpt,
+    EnvFileOpt,
+    Files,
+    FxOpt,
+    HeaderRowOpt,
+    JournalOpt,
+    PushReports,
+    RegistryOpt,
+    ReportOpt,
+    SheetOpt,
+    WaitOpt,
+    WaiversOpt,
+    load_settings,
+    print_skipped,
+    push_app,
+    validate_app,
+)
+from workbench.cli.console import (
+    check_paths,
+    console,
+    fail,
+    print_issues,
+    print_outcome,
+    print_push_result,
+    written,
+)
 from workbench.cli.scale import (
     DEFAULT_PARTITION_SIZE,
     Engine,
@@ -20,49 +47,6 @@ from workbench.cli.scale import (
     WorkersOpt,
     check_engine,
 )
-
-validate_app = typer.Typer(help="Check spreadsheets against the platform's rules; nothing is sent.",
-                           no_args_is_help=True)
-push_app = typer.Typer(help="Send validated data to the platform (or write the requests with --dry-run).",
-                       no_args_is_help=True)
-
-Files = Annotated[list[Path], typer.Argument(
-    help="CSV/Excel/Parquet files, or folders of them (CSV/Excel files, or a Parquet dataset, hive-partitioned or "
-         "not); every sheet is read unless --sheet is given.", show_default=False)]
-AsOf = Annotated[str | None, typer.Option("--as-of", help="Check dates as of this day (YYYY-MM-DD); default: "
-                                                          "today in CET.", show_default=False)]
-RegistryOpt = Annotated[list[Path] | None, typer.Option(
-    "--registry", help="Property registry (properties, rooms, room-rates); may repeat.", show_default=False)]
-SheetOpt = Annotated[list[str] | None, typer.Option("--sheet", help="Read only this sheet; may repeat.",
-                                                    show_default=False)]
-FxOpt = Annotated[Path | None, typer.Option("--fx", help="FX table (currency,units_per_eur[,as_of]) for the "
-                                                         "50,000 EUR cap.", show_default=False)]
-EncodingOpt = Annotated[str | None, typer.Option(
-    "--encoding", help="Encoding of CSV files (e.g. utf-8, utf-16, cp1252); default: detected.", show_default=False)]
-HeaderRowOpt = Annotated[int | None, typer.Option(
-    "--header-row", min=1, help="Row holding the column names, counted as in Excel (1 = first row); default: the "
-                                "first of the first 20 rows naming known columns.", show_default=False)]
-WaiversOpt = Annotated[Path | None, typer.Option(
-    "--waivers", help="Waivers file (CSV/XLSX: rule, property, room, rate, start, end, reason, who, expires): "
-                      "matching warnings are shown as waived and count nowhere; errors are never waived.",
-    show_default=False)]
-WaitOpt = Annotated[float, typer.Option(
-    "--wait", min=0, help="When another push is sending with the same journal, wait up to this many seconds for it "
-                          "to finish (default: refuse at once, naming it).")]
-EnvFileOpt = Annotated[Path | None, typer.Option(
-    "--env-file", help="Settings file (e.g. a sandbox's connection.env); default: the environment and ./.env.",
-    show_default=False)]
-JournalOpt = Annotated[Path, typer.Option(help="The push journal (SQLite): outcomes, accepted prices, resume.")]
-SKIPPED_RULES = ("hidden_sheet", "sheet_ignored")
-
-
-def print_skipped(issues) -> None:
-    """Say which sheets were not read (hidden, or not the table asked for), before the issues."""
-    skipped = issues[issues["rule"].isin(SKIPPED_RULES)]
-    for r in skipped.itertuples(index=False):
-        why = f"{r.value}; name it with --sheet to read it" if r.rule == "hidden_sheet" else str(r.value)
-        console.print(f"[yellow]Skipped[/] sheet [bold]{escape(str(r.sheet))}[/] of {escape(str(r.source))} "
-                      f"({escape(why)})")
 
 
 def _as_of(value: str | None) -> dt.date | None:
@@ -124,9 +108,6 @@ def _apply_waivers(check, waivers: Path | None):
     return check
 
 
-ReportOpt = Annotated[list[Path] | None, typer.Option(
-    "--report", help="Write a report; the extension picks the format: .csv, .xlsx (your sheets with the "
-                     "failing cells marked) or .html. May repeat.", show_default=False)]
 
 
 def _print_not_checked(check) -> None:
@@ -227,31 +208,6 @@ def _dry_run_on_dask(files, dry_run, as_of, registry, sheet, fx, encoding, heade
                              spelling=settings.weekday_spelling, target=(settings.base_url or "").rstrip("/"),
                              journal=journal, full=full, workers=workers, scheduler=scheduler, size=partition_size)
     _print_not_checked(run)
-
-
-class PushReports:
-    """The push reports asked for with ``--report``: written whatever happens, even when nothing is sent."""
-
-    def __init__(self, paths: list[Path] | None) -> None:
-        self.paths = list(paths or [])
-
-    def write(self, result: Any) -> None:
-        from workbench.reports.push import write_push_report
-
-        for path in self.paths:
-            try:
-                with console.status(f"Writing {path}…"):
-                    done = write_push_report(result, path)
-            except (ValueError, OSError) as exc:
-                fail(f"cannot write the push report `{path}`: {exc}")
-            written(done, "Push report written")
-
-    def nothing_sent(self, reason: str, check=None, target: str = "") -> None:
-        from workbench.reports.push import NothingSent
-
-        if self.paths:  # without a check the files may not be readable: the report does not copy them
-            self.write(NothingSent(reason, check.not_sent() if check is not None else None,
-                                   check.files if check is not None else [], target))
 
 
 @push_app.command("rates")
@@ -373,28 +329,28 @@ def push_rates_cmd(
 
 @push_app.command("requests")
 def push_requests_cmd(
-    directory: Annotated[Path, typer.Argument(metavar="DIR", help="A folder written by `push rates --dry-run DIR` (manifest.csv, "
-                                                   "the .xml requests, cells.parquet).", show_default=False)],
+    directory: Annotated[Path, typer.Argument(metavar="DIR", help="A folder written by `push rates|rooms|content "
+                                                                  "--dry-run DIR` (manifest.csv, the .xml requests; "
+                                                                  "cells.parquet for rates).", show_default=False)],
     env_file: EnvFileOpt = None,
     journal: JournalOpt = Path(".workbench/journal.sqlite"),
     report: Annotated[list[Path] | None, typer.Option(
         "--report", help="Write a push report: .csv, .xlsx or .html. Always written, also when nothing is sent. "
                          "May repeat.", show_default=False)] = None,
-    full: Annotated[bool, typer.Option("--full", help="Send every request, also those whose prices the platform "
+    full: Annotated[bool, typer.Option("--full", help="Send every request, also those whose content the platform "
                                                       "already accepted.")] = False,
     wait: WaitOpt = 0.0,
 ) -> None:
-    """Send the requests of a dry-run folder (built here or elsewhere, e.g. on a cluster) through the
-    rate-limited client with the journal. Started again after a kill, it sends only what the journal
-    does not record as accepted.
+    """Send the requests of a dry-run folder of any kind (rates, room types, content; built here or elsewhere,
+    e.g. on a cluster) through the rate-limited client with the journal. Started again after a kill, it sends
+    only what the journal does not record as accepted; a request edited after it was written is refused.
 
     Exit code 0: every request applied; 1: the platform refused or failed some requests; 2: the folder or
     the settings cannot be used, or another push holds the journal.
     """
     from workbench.errors import WorkbenchError
+    from workbench.flows.folders import push_requests
     from workbench.reports.push import check_push_report_path
-    from workbench.writers.push_folder import send_folder
-    from workbench.writers.request_folder import read_folder
 
     check_paths(report, check_push_report_path)
     reports = PushReports(report)
@@ -402,29 +358,14 @@ def push_requests_cmd(
     try:
         settings = load_settings(env_file)
         target = settings.base_url
-        folder = read_folder(directory)
-        result = send_folder(folder, settings, journal=journal, full=full, command=f"push requests {directory}",
-                             lock_wait=wait)
-    except (WorkbenchError, ValueError) as exc:
+        result = push_requests(directory, settings, journal=journal, full=full, command=f"push requests {directory}",
+                               lock_wait=wait)
+    except WorkbenchError as exc:
         reports.nothing_sent(str(exc), target=target)
         fail(str(exc))
-    print_push_result(result)
+    print_outcome(result)
     reports.write(result)
     raise typer.Exit(0 if result.ok else 1)
-
-
-def load_settings(env_file: Path | None):
-    """The settings of ``--env-file`` (else the environment and ./.env); ``SettingsError`` when they cannot
-    be used (a number that is not one, a CA bundle that does not exist)."""
-    from workbench.config import Settings
-    from workbench.errors import SettingsError
-
-    if env_file is not None:
-        if not env_file.is_file():
-            raise SettingsError(f"settings file `{env_file}` does not exist (a sandbox writes DIR/connection.env "
-                                "when it starts)")
-        return Settings.from_file(env_file).check_files("ca_bundle", source=env_file)
-    return Settings.from_env().check_files("ca_bundle", source="the environment or ./.env")
 
 
 def _platform_registry(files: list[Path], sheet: list[str] | None, settings, encoding: str | None = None,

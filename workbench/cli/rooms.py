@@ -9,28 +9,23 @@ from typing import Annotated
 import typer
 from rich.markup import escape
 
-from workbench.cli.console import check_paths, console, fail, print_issues, print_rooms_result, text, written
-from workbench.cli.rates import (
+from workbench.cli.common import (
     EncodingOpt,
+    EnvFileOpt,
     HeaderRowOpt,
+    ReportOpt,
+    fetch_app,
     load_settings,
     print_skipped,
     push_app,
     validate_app,
 )
+from workbench.cli.console import check_paths, console, fail, print_issues, print_rooms_result, text, written
 
 ISSUE_COLUMNS = ["source", "sheet", "row", "column", "value", "rule", "severity", "message"]
-fetch_app = typer.Typer(help="Read what the platform stores (room types, amenities) into frames and workbooks.",
-                        no_args_is_help=True)
 
 Files = Annotated[list[Path], typer.Argument(help="Workbook(s) or CSV files with Rooms / SubRooms / Amenities.",
                                              show_default=False)]
-EnvFile = Annotated[Path | None, typer.Option(
-    "--env-file", help="Settings file (e.g. a sandbox's connection.env); default: the environment and ./.env.",
-    show_default=False)]
-Report = Annotated[list[Path] | None, typer.Option(
-    "--report", help="Write the issues: .csv, .xlsx (your sheets with the failing cells marked) or .html. May repeat.",
-    show_default=False)]
 
 
 def _check(files: list[Path], on_fail=None, encoding: str | None = None, header_row: int | None = None):
@@ -98,7 +93,7 @@ def request_issues(result, file: Path):
 
 
 @validate_app.command("rooms")
-def validate_rooms_cmd(files: Files, report: Report = None,
+def validate_rooms_cmd(files: Files, report: ReportOpt = None,
                        show: Annotated[int, typer.Option(help="How many issues to print.")] = 20,
                        encoding: EncodingOpt = None, header_row: HeaderRowOpt = None) -> None:
     """Check room types, sub-rooms and amenities. Exit code 0: no errors; 1: errors; 2: unusable input."""
@@ -117,12 +112,17 @@ def push_rooms_cmd(
     dry_run: Annotated[Path | None, typer.Option(
         "--dry-run", help="Write the requests (.xml), manifest.csv and diff.csv into this folder instead of sending. "
                           "With settings, the platform's state is read first and merged.", show_default=False)] = None,
-    env_file: EnvFile = None,
+    env_file: EnvFileOpt = None,
     mapping: Annotated[Path, typer.Option(help="Where the RoomID -> InvCode mapping of created room types is kept.")]
         = Path(".workbench/room_mapping.csv"),
     fill: Annotated[Path | None, typer.Option(
         "--fill", help="Also write a copy of the workbook with the new InvCodes filled in.", show_default=False)] = None,
-    report: Report = None,
+    report: ReportOpt = None,
+    journal: Annotated[Path, typer.Option(help="The push journal (SQLite): every request and outcome, the parts the "
+                                               "platform accepted, the room types created; resume.")]
+        = Path(".workbench/journal.sqlite"),
+    full: Annotated[bool, typer.Option("--full", help="Send the parts the journal says the platform already has "
+                                                      "too.")] = False,
 ) -> None:
     """Create room types (blank InvCode) and overlay existing ones, merged with what the platform stores.
 
@@ -170,7 +170,8 @@ def push_rooms_cmd(
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             with console.status("Reading the platform's room types, then sending…"):
-                result = push_rooms(check, settings, mapping=mapping, workbook_copy=fill)
+                result = push_rooms(check, settings, mapping=mapping, workbook_copy=fill, journal=journal, full=full,
+                                    command=f"push rooms {file}")
         for w in caught:
             console.print(f"[yellow]Warning:[/] {escape(str(w.message))}")
     except BlockedByErrors as exc:
@@ -209,7 +210,7 @@ def fetch_rooms_cmd(
     hotel: Annotated[list[int], typer.Option("--hotel", help="Property id (HotelCode); may repeat.")],
     out: Annotated[Path | None, typer.Option("--out", help="Write Rooms / SubRooms / Amenities to this .xlsx.",
                                              show_default=False)] = None,
-    env_file: EnvFile = None,
+    env_file: EnvFileOpt = None,
 ) -> None:
     """Read the active room types of properties (OTA_HotelDescriptiveInfo)."""
     from workbench.flows.room_files import not_in_read

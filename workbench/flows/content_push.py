@@ -25,6 +25,7 @@ from typing import ClassVar, Protocol
 
 import pandas as pd
 
+from loaders import ISSUE_COLUMNS
 from workbench.config import Settings
 from workbench.display import Summary, Table
 from workbench.errors import BlockedByErrors
@@ -32,7 +33,13 @@ from workbench.flows.rooms import DeprecatedOperationWarning
 from workbench.ota.content_notif import PARTS, canonical_rows
 from workbench.transport.operations import deprecation_notice
 from workbench.writers import driver
-from workbench.writers.content_plan import ContentPlan, ContentRequest, plan_content
+from workbench.writers.content_plan import (
+    PARTS_COLUMNS,
+    ContentPlan,
+    ContentRequest,
+    comparable,
+    plan_content,
+)
 from workbench.writers.content_push import (
     CONTENT,
     OPERATION,
@@ -276,6 +283,41 @@ def push_content(check: ContentCheckLike, settings: Settings, *, replace: bool =
     return result
 
 
+def push_content_folder(folder: Folder, settings: Settings, *, journal: PathLike | Journal = DEFAULT_JOURNAL,
+                        full: bool = False, client: object | None = None, sleep: Callable[[float], object] = time.sleep,
+                        command: str = "", progress: bool = False, lock_wait: float = 0.0,
+                        today: dt.date | None = None) -> ContentPushResult:
+    """Send a content dry-run folder (``push requests DIR``) through the journal: a property whose content
+    the platform accepted as the request says is not sent again (unless ``full``); a New already made is
+    never sent again (it is held, with the HotelCode the journal knows)."""
+    notice = deprecation_notice(OPERATION, settings.provider_type, today)
+    target = driver.target_of(settings)
+    path = journal.path if isinstance(journal, Journal) else Path(journal)
+    requests = folder_requests(folder)
+    same: list[str] = []
+    if not full:
+        with Journal(path) as j:
+            keep = []
+            for r in requests:
+                before = j.accepted_content(target, r.hotel_code) if r.hotel_code is not None else {}
+                if before and all(comparable(before.get(p)) == comparable(r.content.get(p)) or (
+                        not before.get(p) and not r.content.get(p)) for p in PARTS):
+                    same.append(r.key)
+                else:
+                    keep.append(r)
+            requests = keep
+    kind = ContentKind(BuildHotelResend(settings.build_hotel_attempts, settings.build_hotel_backoff_seconds))
+    sent = driver.send(kind, planned_content(requests), settings, journal=path, command=command, progress=progress,
+                       client=client, sleep=sleep, lock_wait=lock_wait)
+    results = results_frame(_sent_rows(sent))
+    made = results[(results["notif_type"] == "New") & (results["outcome"] == "success") & results["custom_id"].notna()]
+    created = pd.DataFrame({"custom_id": made["custom_id"], "hotel_code": made["hotel_code"],
+                            "ruid": made["ruids"].str.split("; ").str[-1]}, columns=CREATED_COLUMNS)
+    plan = ContentPlan(requests, pd.DataFrame(columns=PARTS_COLUMNS), pd.DataFrame(columns=ISSUE_COLUMNS),
+                       unchanged=same)
+    return ContentPushResult(plan, results, created.reset_index(drop=True), [], target, notice, run_id=sent.run_id)
+
+
 def _sent_rows(sent: driver.Sent) -> list[dict[str, object]]:
     """A results row per property the driver sent (or held back), in the order planned."""
     frame = driver.requests_frame(sent).set_index("request_id")
@@ -372,4 +414,4 @@ def _hotel_code_column(ws, header: str | None, data_row: int) -> int:  # noqa: A
 
 
 __all__ = ["CREATED_COLUMNS", "ContentCheckLike", "ContentPushResult", "RESULT_COLUMNS", "fill_hotel_codes",
-           "preview_content", "push_content", "write_content_dry_run"]
+           "folder_requests", "preview_content", "push_content", "push_content_folder", "write_content_dry_run"]

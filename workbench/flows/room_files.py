@@ -12,7 +12,9 @@ import pandas as pd
 
 from loaders.issues import combine
 from workbench.ota.descriptive_info import PlatformRooms
+from workbench.writers.folder import write_requests
 from workbench.writers.overlay import RoomsPlan
+from workbench.writers.rooms_push import planned_rooms
 
 if TYPE_CHECKING:
     from workbench.flows.rooms import RoomsCheck
@@ -196,24 +198,17 @@ def write_rooms_workbook(state: PlatformRooms, path: PathLike) -> Path:
 
 
 def dry_run(check: RoomsCheck, directory: PathLike, plan: RoomsPlan) -> pd.DataFrame:
-    """Write each planned request (``NN-<hotel>-<room>.xml``), ``manifest.csv``, ``diff.csv`` (each fact
-    that changes) and ``parts.csv`` (each part that will be replaced, before -> after)."""
-    out = Path(directory)
-    out.mkdir(parents=True, exist_ok=True)
-    for old in out.glob("*.xml"):
-        old.unlink()
+    """Write each planned request (``NNN-<hotel>-<type>-<room>.xml``), ``manifest.csv`` (the folder every
+    kind writes: :mod:`workbench.writers.folder`), ``diff.csv`` (each fact that changes) and ``parts.csv``
+    (each part that will be replaced, before -> after)."""
+    from workbench.flows.room_results import room_rows
+
     names = []
     for n, req in enumerate(plan.requests, start=1):
         room = req.inv_code or f"new-{req.room_id or n}"
-        name = f"{n:03d}-{req.hotel_code}-{req.notif_type.lower()}-{room}.xml"
-        (out / name).write_bytes(req.body)
-        names.append(name)
-    manifest = plan.summary()
-    manifest.insert(0, "file", names)
-    manifest.to_csv(out / "manifest.csv", index=False)
-    plan.diff.to_csv(out / "diff.csv", index=False)
-    plan.parts.to_csv(out / "parts.csv", index=False)
-    return manifest
+        names.append(f"{n:03d}-{req.hotel_code}-{req.notif_type.lower()}-{room}.xml")
+    return write_requests(directory, planned_rooms(plan.requests, room_rows(check)), names, plan.summary(),
+                          {"diff.csv": plan.diff, "parts.csv": plan.parts})
 
 
 def all_issues(check: RoomsCheck, plan: RoomsPlan | None) -> pd.DataFrame:

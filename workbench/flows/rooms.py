@@ -27,7 +27,7 @@ from typing import ClassVar
 import pandas as pd
 
 from expectations import validate_rooms
-from loaders import read_rooms
+from loaders import ISSUE_COLUMNS, read_rooms
 from workbench.config import Settings, journal_path
 from workbench.display import Summary, Table
 from workbench.errors import BlockedByErrors, OperationSunset, PlatformReadError
@@ -48,10 +48,19 @@ from workbench.ota.descriptive_info import PlatformRooms
 from workbench.platform.rooms import fetch_rooms, open_client, read_rooms_of
 from workbench.transport.operations import deprecation_notice
 from workbench.writers import driver
+from workbench.writers.folder import Folder
 from workbench.writers.journal import Journal
 from workbench.writers.outcome import KindInfo, PushOutcome
 from workbench.writers.overlay import RoomsPlan, plan_rooms
-from workbench.writers.rooms_push import RESULT_COLUMNS, ROOMS, RoomsKind, drop_accepted_parts, planned_rooms
+from workbench.writers.rooms_push import (
+    RESULT_COLUMNS,
+    ROOMS,
+    RoomsKind,
+    drop_accepted_parts,
+    folder_planned,
+    planned_rooms,
+    unchanged,
+)
 
 PUSH_ROWS = 10  # room types a summary lists
 
@@ -225,6 +234,38 @@ def push_rooms(check: RoomsCheck, settings: Settings, *, mapping: PathLike | Non
     return result
 
 
+def push_rooms_folder(folder: Folder, settings: Settings, *, journal: PathLike | None = None, full: bool = False,
+                      mapping: PathLike | None = None, client: object | None = None, command: str = "",
+                      progress: bool = False, lock_wait: float = 0.0) -> RoomsPushResult:
+    """Send a rooms dry-run folder (``push requests DIR``) through the journal: a room type whose every part
+    the platform accepted as the request says is not sent again (unless ``full``); a New already made is
+    never sent again; the room types created go into ``mapping`` when given."""
+    notice = deprecation(settings)
+    target = driver.target_of(settings)
+    path = journal_path(journal)
+    planned = folder_planned(folder)
+    with Journal(path) as j:
+        accepted = j.accepted_items(target, "rooms")
+    planned, same = (planned, []) if full else unchanged(planned, accepted)
+    c, own = open_client(settings, client)
+    try:
+        hotels = sorted({p.hotel_code for p in planned if p.creates and p.hotel_code})
+        before = fetch_rooms(settings, hotels, client=c) if hotels else PlatformRooms.empty()
+        seen = {(int(h), str(i)) for h, i in zip(before.rooms["hotel_code"], before.rooms["inv_code"], strict=True)}
+        sent = driver.send(RoomsKind(read=read_rooms_of, seen=seen), planned, settings, journal=path, client=c,
+                           command=command, progress=progress, lock_wait=lock_wait)
+    finally:
+        if own:
+            c.close()
+    results, created = sent_results(sent)
+    plan = RoomsPlan([], pd.DataFrame(), pd.DataFrame(columns=ISSUE_COLUMNS))
+    result = RoomsPushResult(plan, results, pd.DataFrame(created, columns=MAPPING_COLUMNS), notice,
+                             request_lines(sent, results), [], target, len(same), sent.run_id)
+    if mapping is not None and len(result.mapping):
+        write_mapping(result.mapping, mapping)
+    return result
+
+
 def _mapped(m: dict, how: str, ruid: str | None) -> dict:
     return {"hotel_code": m["hotel_code"], "room_id": m.get("room_id"), "room_name": m.get("room_name"),
             "inv_code": m["inv_code"], "how": how, "ruid": ruid}
@@ -232,5 +273,6 @@ def _mapped(m: dict, how: str, ruid: str | None) -> dict:
 
 __all__ = ["BlockedByErrors", "DeprecatedOperationWarning", "MAPPING_COLUMNS", "OperationSunset", "PlatformReadError",
            "RESULT_COLUMNS", "RoomsCheck", "RoomsPushResult", "all_issues", "check_rooms", "deprecation", "dry_run",
+           "push_rooms_folder",
            "fetch_rooms", "fill_inv_codes", "preview_rooms", "push_rooms", "read_mapping", "rooms_workbook_frames",
            "write_mapping", "write_rooms_workbook"]

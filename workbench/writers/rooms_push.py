@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import pandas as pd
@@ -27,6 +28,7 @@ from workbench.ota.descriptive_info import (
 )
 from workbench.ota.inv_notif import NEW, parse_cross_refs, sent_parts
 from workbench.transport.result import Result
+from workbench.writers.folder import Folder
 from workbench.writers.kind import Answer, Kind, Resolution
 from workbench.writers.outcome import KindInfo
 from workbench.writers.overlay import PlannedRequest
@@ -113,6 +115,48 @@ def drop_accepted_parts(requests: Sequence[PlannedRequest], state: PlatformRooms
     return kept, unchanged
 
 
+@dataclass(frozen=True)
+class RoomRequest:
+    """A room-type request read back from a dry-run folder: what the kind needs to know of it."""
+
+    hotel_code: int
+    notif_type: str
+    inv_code: str | None
+    room_id: str | None
+    room_name: str | None
+    parts: str
+    body: bytes
+
+
+def folder_planned(folder: Folder) -> list[Planned]:
+    """The requests of a rooms dry-run folder, as the driver takes them (their state read from the bodies)."""
+    out = []
+    for row, body in zip(folder.manifest.to_dict("records"), folder.bodies, strict=True):
+        text = {k: (str(v).strip() if v is not None and str(v).strip() not in ("", "nan") else None)
+                for k, v in row.items()}
+        hotel = int(float(text["hotel_code"] or 0))
+        req = RoomRequest(hotel, str(text["notif_type"]), text.get("inv_code"), text.get("room_id"),
+                          text.get("room_name"), text.get("parts") or "", body)
+        out.append(Planned("rooms", OPERATION, str(text["key"]), body, str(hotel), str(text["what"]),
+                           hotel_code=hotel, items=int(float(text.get("items") or 0)), state=part_items(body),
+                           creates=text.get("creates"), idempotent=req.notif_type != NEW, source=req,
+                           extra={"hotel_code": hotel, "notif_type": req.notif_type, "inv_code": req.inv_code,
+                                  "room_id": req.room_id, "room_name": req.room_name, "parts": req.parts,
+                                  "source_rows": text.get("source_rows") or ""}))
+    return out
+
+
+def unchanged(planned: Sequence[Planned], accepted: Mapping[str, str]) -> tuple[list[Planned], list[Planned]]:
+    """``planned`` split into what to send and what the platform already has whole (every part a request
+    carries is the journal's last accepted content of that part)."""
+    send: list[Planned] = []
+    same: list[Planned] = []
+    for p in planned:
+        whole = bool(p.state) and not p.creates and all(accepted.get(k) == v for k, v in p.state)
+        (same if whole else send).append(p)
+    return send, same
+
+
 class RoomsKind(Kind):
     """Room types in the send driver: the InvCode a New got, read back when its answer is unclear."""
 
@@ -123,7 +167,7 @@ class RoomsKind(Kind):
         self.seen = seen  # the room types there before this push (None: read them before settling a create)
 
     def answer(self, planned: Planned, result: Result, sends: int, ruids: Sequence[str]) -> Answer:
-        req: PlannedRequest = planned.source
+        req = planned.source
         if req.notif_type != NEW:
             return super().answer(planned, result, sends, ruids)
         if result.ok:
@@ -147,7 +191,7 @@ class RoomsKind(Kind):
         carries RoomIDs, else by name (the platform's read has no RoomID)."""
         if self.read is None:
             return Resolution()
-        req: PlannedRequest = planned.source
+        req = planned.source
         try:
             state = self.read(client, req.hotel_code)
         except Exception:  # noqa: BLE001 - a read that fails settles nothing: the create stays unclear
@@ -167,11 +211,11 @@ class RoomsKind(Kind):
                                                "not created; push again to create it" if len(hit) == 0 else "")
 
     def unclear_text(self, planned: Planned, ruid: str | None) -> str:
-        req: PlannedRequest = planned.source
+        req = planned.source
         return (f"unclear: an earlier New of room type `{req.room_name or req.room_id}` (property {req.hotel_code}) "
                 f"got no clear answer{f' (ruid {ruid})' if ruid else ''} and the property's read cannot tell whether "
                 "it was made; it is not created again. Check the property's room types and put the InvCode on the row")
 
 
-__all__ = ["OPERATION", "RESULT_COLUMNS", "ROOMS", "RoomsKind", "drop_accepted_parts", "part_items",
-           "planned_rooms", "room_ref"]
+__all__ = ["OPERATION", "RESULT_COLUMNS", "ROOMS", "RoomRequest", "RoomsKind", "drop_accepted_parts",
+           "folder_planned", "part_items", "planned_rooms", "room_ref", "unchanged"]
