@@ -71,7 +71,11 @@ def validate_rooms_modular(rooms: pd.DataFrame, subrooms: pd.DataFrame, amenitie
                            load_issues: pd.DataFrame | None = None) -> pd.DataFrame:
     """Check the three frames (as ``loaders.read_rooms`` returns them) for the Rooms and Facilities APIs."""
     rooms, subrooms, amenities = (f.reset_index(drop=True) for f in (rooms, subrooms, amenities))
-    r, s, a = annotate(rooms, subrooms, amenities)
+    r, s, _ = annotate(rooms, subrooms, amenities)
+    # a unit's rooms are its bedrooms and living rooms: a Bathroom sub-room (the Facilities API's bathrooms) does not
+    # make a room "have sub-rooms" for the bed rules
+    rooms_only = subrooms[(subrooms["subroom_type"] != "Bathroom").fillna(True)].reset_index(drop=True)
+    _, _, a = annotate(rooms, rooms_only, amenities)
     parts = [load_issues if load_issues is not None else empty_issues()]
     parts += run_rules("rooms_rooms", rooms, r, [ru for ru in ROOM_RULES if ru.rule in KEPT_RULES])
     parts += run_rules("rooms_subrooms", subrooms, s, [ru for ru in SUBROOM_RULES if ru.rule in KEPT_RULES])
