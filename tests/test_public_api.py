@@ -29,10 +29,13 @@ EXPORTED = {
     "expectations": [
         "ContentLookups", "FxTable", "ISSUE_COLUMNS", "bed_types", "cet_today", "date_window", "has_errors", "read_fx_table",
         "room_type_name", "validate_content", "validate_content_modular", "validate_rates", "validate_rooms",
+        "validate_rooms_modular",
     ],
     "workbench": [
         "BlockedByErrors", "CarSearch", "CnsClient", "CnsConfig", "ContentCheck", "ContentPushResult", "DATA",
-        "DeprecatedOperationWarning", "DryRun",
+        "DeprecatedOperationWarning", "DryRun", "ModularRoomsPlan", "ModularRoomsPushResult", "check_rooms_modular",
+        "fetch_rooms_modular", "modular_rooms_frames", "plan_rooms_modular", "push_rooms_modular",
+        "write_modular_rooms_workbook",
         "InputError", "LateDecision", "LoadError", "NotifyService", "OperationSunset", "PlatformReadError",
         "PlatformRooms", "PropertyHealth", "PushResult", "ROOT", "RatesCheck", "RatesPlan", "ReportContext", "RoomsCheck",
         "RoomsPushResult",

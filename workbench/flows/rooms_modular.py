@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -30,7 +30,7 @@ from expectations import validate_rooms_modular
 from loaders import read_rooms
 from loaders.issues import combine
 from loaders.rooms import room_keys
-from workbench.config import Settings, journal_path
+from workbench.config import Settings
 from workbench.display import Summary, Table
 from workbench.errors import BlockedByErrors
 from workbench.flows.room_files import MAPPING_COLUMNS, PathLike, read_mapping
@@ -39,7 +39,6 @@ from workbench.modular.building import Request
 from workbench.modular.meta import ModularMeta
 from workbench.modular.rooms import build_modular_rooms
 from workbench.modular.rooms_merge import CHANGE_COLUMNS, update_units
-from workbench.modular.workbook import text
 from workbench.platform.modular_rooms import BATHROOMS, FACILITIES, ModularRoomsRead, fetch_units, read_meta
 from workbench.platform.rooms import open_client
 from workbench.transport.operations import cet_today
@@ -283,18 +282,6 @@ def blocked(plan: ModularRoomsPlan) -> BlockedByErrors:
                            plan.issues)
 
 
-def journal_of(journal: PathLike | None) -> Path:
-    return journal_path(journal)
-
-
-@dataclass
-class _Phases:
-    """The runs of one push (the second: the parts of the units the first created)."""
-
-    sents: list[Any] = field(default_factory=list)
-    follow: ModularRoomsPlan | None = None
-
-
 def phase_frames(plan: ModularRoomsPlan, created: Mapping[tuple[int, str], str]
                  ) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
     """The plan's frames with the unit ids just created filled in (by RoomID, else by ``row-N``), only the rows of
@@ -321,6 +308,3 @@ def phase_frames(plan: ModularRoomsPlan, created: Mapping[tuple[int, str], str]
 
     return kept_rooms, rows_of(plan.subrooms), rows_of(plan.amenities)
 
-
-def room_label(row: Mapping[str, Any]) -> str:
-    return text(row.get("room_name")) or text(row.get("room_id")) or f"row {row.get('row')}"
