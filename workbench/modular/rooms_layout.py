@@ -221,6 +221,8 @@ def _multi(edit: UnitEdit, cells: CellMap, read_rooms: list[dict], live: list[di
 
 def _single(edit: UnitEdit, cells: CellMap, read_rooms: list[dict], own: list[tuple[dict, Cell]]
             ) -> list[dict] | None:
+    if not own:
+        return copy.deepcopy(read_rooms)  # nothing of the room's beds on the sheet: its rooms stay as read
     rooms = copy.deepcopy(read_rooms) or [{"type": "GUEST_ROOM"}]
     guest = next((r for r in rooms if r.get("type") == "GUEST_ROOM"), rooms[0])
     configs = guest.get("bed_configurations") or []

@@ -116,6 +116,17 @@ def bathrooms_request(edit: UnitEdit) -> Request | None:
                    {"room_id": edit.inv}) if payload else None
 
 
+def _private(edit: UnitEdit) -> dict:
+    """A bathroom added to a homes or hostel room: private, at the first location the Facilities meta allows a
+    private bathroom of the unit's type (none when it lists none: a dormitory bed takes no location)."""
+    unit_type = (edit.unit.get("configuration") or {}).get("unit_type_id")
+    configs = edit.meta.facilities.bathroom_configurations if edit.meta.facilities else []
+    options = [o for c in configs if c.unit_type_id == unit_type for o in c.allowed_options or []
+               if o.bathroom_type == "PRIVATE"]
+    where = next((loc for o in options for loc in o.bathroom_locations or []), None)
+    return {"bathroom_type": "PRIVATE", **({"bathroom_location": where} if where else {})}
+
+
 def _bathrooms(edit: UnitEdit, read: dict[str, Any], wanted: int) -> dict:
     hotel = read.get("hotel_bathroom_details")
     homes = read.get("property_bathroom_details")
@@ -127,7 +138,7 @@ def _bathrooms(edit: UnitEdit, read: dict[str, Any], wanted: int) -> dict:
                                                 "shared_bathroom_state": "MISSING", "number_of_bathrooms": 0}
     if isinstance(homes, dict):
         kept = list(homes.get("bathrooms") or [])[:wanted]
-        kept += [{"bathroom_type": "PRIVATE"}] * (wanted - len(kept))
+        kept += [_private(edit)] * (wanted - len(kept))
         return {"property_bathroom_details": {**homes, "bathrooms": kept}}
     out = dict(hotel or {})
     out["number_of_bathrooms"] = wanted

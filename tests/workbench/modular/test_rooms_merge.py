@@ -147,6 +147,17 @@ def test_homes_bathrooms_keep_their_ids_and_details() -> None:
                                                               {"bathroom_type": "PRIVATE"}]
 
 
+def test_a_bathroom_added_takes_the_first_location_the_meta_allows_its_unit_type() -> None:
+    a = answers(baths={APARTMENT: copy.deepcopy(HOTEL_BATHS), DOUBLE: {"property_bathroom_details": {"bathrooms": []}}})
+    sheets = fetched(a)
+    subs = sheets["SubRooms"]
+    subs.loc[(subs["inv_code"] == str(DOUBLE)) & (subs["subroom_type"] == "Bathroom"), "number"] = 1  # was 0
+    (op, ids, body), = bodies(merge(sheets, a))
+    assert (op, ids) == ("bathrooms.write", {"room_id": str(DOUBLE)})
+    assert body == {"property_bathroom_details": {"bathrooms": [{"bathroom_type": "PRIVATE",
+                                                                 "bathroom_location": "ENSUITE"}]}}
+
+
 def test_a_single_room_units_alternative_configuration_is_merged_and_the_default_kept() -> None:
     a = answers()
     sheets = fetched(a)
@@ -243,7 +254,10 @@ def _config(beds: list[tuple[int, int]], default: bool) -> dict:
 def units(draw: st.DrawFn) -> list[dict]:
     out = []
     for i in range(draw(st.integers(1, 4))):
-        if draw(st.booleans()):
+        shape = draw(st.sampled_from(["multi", "single", "no rooms"]))
+        if shape == "no rooms":  # a room type the InvNotif path made, read with no rooms
+            configuration = {"unit_type_id": draw(st.sampled_from([1, 9])), "rooms": []}
+        elif shape == "multi":
             rooms = [{"type": draw(st.sampled_from(["BEDROOM_SUBROOM", "LIVING_ROOM_SUBROOM"])),
                       **({"bed_configurations": [_config(draw(BEDS), True)]} if draw(st.booleans()) else {})}
                      for _ in range(draw(st.integers(1, 4)))]
