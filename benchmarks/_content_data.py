@@ -62,7 +62,8 @@ def generate(n: int, seed: int = 7) -> dict[str, pd.DataFrame]:
             "tax_declares_revenue": 1})
         rows["Contacts"] += [
             {**key, "profile_type": "PhysicalLocation", "address_language": "en", "address_line": f"Rua {name} {i}",
-             "city": city, "postcode": "XX" if bad else _postcode(pattern, rng), "country": country},
+             "city": city, "postcode": "XX" if bad else _postcode(pattern, rng), "country": country,
+             "address_hotel_name": name},
             {**key, "profile_type": "general", "given_name": "Ana", "surname": "Sousa", "email": f"g{i}@h.example",
              "phone": phone.replace("+", "+ ") if bad else phone, "phone_tech_type": 1},
             {**key, "profile_type": "invoices", "given_name": "Rui", "surname": "Lopes", "email": f"i{i}@h.example",

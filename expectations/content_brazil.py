@@ -34,7 +34,7 @@ def check(c: Checker) -> None:
     c.flag("Property", brazil & ~prop["property"].isin(set(inv["property"].dropna())), "property",
            "invoice_details_required", "a property in Brazil needs its invoice details (InvoiceDetails): add a row "
                                        "on the Invoice sheet with the CNPJ or CPF", value=prop["property"])
-    kind = inv["tax_type"].str.strip().str.upper()
+    kind = inv["tax_type"]
     c.flag("Invoice", blank(inv["tax_type"]), "tax_type", "invoice_tax_type_required", "InvoiceTaxType is `CNPJ` or `CPF`")
     c.flag("Invoice", not_in(kind, TAX_NUMBER_DIGITS), "tax_type", "invoice_tax_type_value",
            "InvoiceTaxType is `CNPJ` (a company) or `CPF` (an individual)")

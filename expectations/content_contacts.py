@@ -14,13 +14,11 @@ import numpy as np
 import pandas as pd
 
 from expectations.content_frames import Checker, blank, each, listed, not_in
+from loaders.content_schema import GENDERS, PROFILES
 
-PROFILES = ("general", "contract", "reservations", "invoices", "availability", "site_content", "parity", "requests",
-            "central_reservations", "PhysicalLocation")
 REQUIRED_PROFILES = ("general", "invoices", "PhysicalLocation")
 PERSON_PROFILES = ("general", "invoices")
 PHONE_TECH_TYPES = (1, 3, 5)  # OTA PTT: 1 voice, 3 fax, 5 mobile
-GENDERS = ("Male", "Female")
 PHONE_FORMAT = re.compile(r"\+[0-9]+")
 EMAIL = re.compile(r"[^@\s;,]+@[^@\s;,]+\.[A-Za-z]{2,}")
 
@@ -50,13 +48,13 @@ def phone_problem(number: str) -> str | None:
 def check(c: Checker) -> None:
     contacts = c.parts["Contacts"]
     profile = contacts["profile_type"]
-    canonical = {p.casefold(): p for p in PROFILES}
     c.flag("Contacts", blank(profile), "profile_type", "profile_type_required",
            f"ContactProfileType is required: one of {listed(PROFILES)}")
-    c.flag("Contacts", not_in(profile, PROFILES, fold=True), "profile_type", "profile_type_value",
+    c.flag("Contacts", not_in(profile, PROFILES), "profile_type", "profile_type_value",
            f"`ContactProfileType` is one of {listed(PROFILES)}: correct it")
-    prof = each(profile, lambda v: canonical.get(v.casefold()))
+    prof = profile.where(profile.isin(PROFILES))
     _profiles(c, prof)
+    _physical_address(c, prof)
     c.flag("Contacts", not_in(contacts["gender"], GENDERS), "gender", "gender_value",
            "Gender is `Male` or `Female` (leave it blank otherwise)")
     email = contacts["email"]
@@ -75,6 +73,29 @@ def check(c: Checker) -> None:
            "or remove the extension")
     c.flag("Contacts", phone.isna() & (contacts["phone_extension"].notna() | tech.notna()), "phone", "phone_required",
            "PhoneTechType or Extension is given without a PhoneNumber: add the number or clear them")
+
+
+#: what the address sent for PhysicalLocation must carry besides AddressLine, CityName, CountryName (spec E4
+#: Address: ``HotelName`` "object, required", ``Language`` "required, default en")
+ADDRESS_REQUIRED = (("address_hotel_name", "HotelName", "address_hotel_name_required",
+                     "the property's name as the address writes it (in the address's language)"),
+                    ("address_language", "Language", "address_language_required",
+                     "the address's language (a language code such as `en`)"))
+_ADDRESS_COLUMNS = ("address_language", "address_line", "city", "postcode", "country", "state_code",
+                    "address_hotel_name")
+
+
+def _physical_address(c: Checker, prof: pd.Series) -> None:
+    """The PhysicalLocation address is taken whole from the first row of the contact that has an address
+    column (``workbench.ota.content_notif``): that row must give HotelName and Language."""
+    contacts = c.parts["Contacts"]
+    physical = prof.eq("PhysicalLocation").fillna(False).astype(bool)
+    addressed = physical & contacts[list(_ADDRESS_COLUMNS)].notna().any(axis=1)
+    sent = addressed & ~contacts["property"].where(addressed).duplicated().to_numpy()
+    for col, what, rule, meaning in ADDRESS_REQUIRED:
+        c.flag("Contacts", sent & contacts[col].isna(), col, rule,
+               f"the PhysicalLocation address needs its {what} ({meaning}; spec E4: required): fill it in on this "
+               "row, the row the address is sent from")
 
 
 def _profiles(c: Checker, prof: pd.Series) -> None:

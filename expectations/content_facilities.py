@@ -5,15 +5,19 @@ from __future__ import annotations
 
 from expectations.content_frames import Checker, blank, listed, nonempty, not_in, outside
 from expectations.content_property import CLOCK_RE, HOTEL_CLASS
+from loaders.content_schema import (
+    AMBIANCES,
+    DIETARY,
+    DISTANCE_UNITS,
+    RESTAURANT_FEATURES,
+    STAR_RATING,
+    START_TYPES,
+)
 
-RESTAURANT_FEATURES = ("a la carte", "buffet", "guests only", "accepts reservations", "outdoor seating")
-AMBIANCES = ("family/kids friendly", "modern", "romantic", "traditional")
-DIETARY = ("dairy free", "gluten free", "halal", "kosher", "vegan", "vegetarian")
-DISTANCE_UNITS = ("meters", "kilometers", "feet", "miles")
 JUNCTION_MOTORWAY = (5,)
 LINE_TYPES = (3, 10, 18, 22, 5001)
 DAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
-STAR_PROVIDER = "Star rating"
+STAR_PROVIDER = STAR_RATING
 
 
 def check(c: Checker) -> None:
@@ -21,7 +25,7 @@ def check(c: Checker) -> None:
     _attractions(c)
     _transport(c)
     a = c.parts["Awards"]
-    stars = a["provider"].str.casefold().eq(STAR_PROVIDER.casefold()).fillna(False)
+    stars = a["provider"].eq(STAR_PROVIDER).fillna(False)
     c.flag("Awards", blank(a["provider"]), "provider", "award_provider_required", "an award needs its Provider")
     c.flag("Awards", stars & a["rating"].notna() & ~a["rating"].between(0, 5).fillna(True), "rating",
            "star_rating_range", "the star rating is 0 to 5")
@@ -35,7 +39,7 @@ def check(c: Checker) -> None:
 
 
 def _enum_list(c: Checker, part: str, col: str, allowed: tuple[str, ...], rule: str) -> None:
-    bad = outside(c.parts[part][col], lambda x: x.casefold() in allowed)
+    bad = outside(c.parts[part][col], allowed.__contains__)
     c.flag(part, nonempty(bad), col, rule,
            lambda sub: [f"{listed(bad[i])} is not one of {listed(allowed)}" for i in sub.index])
 
@@ -87,7 +91,7 @@ def _transport(c: Checker) -> None:
                                ("line_name", "Line", LINE_TYPES)):
         c.flag("Transport", t[col].notna() & ~code.isin(allowed).fillna(False), col, "transport_name_not_allowed",
                f"a {what} name is only for TransportType {', '.join(map(str, allowed))}: clear it")
-    c.flag("Transport", not_in(t["start_type"], ("airport",)), "start_type", "transport_start_value",
+    c.flag("Transport", not_in(t["start_type"], START_TYPES), "start_type", "transport_start_value",
            "Start@Type is `airport`")
     start = t["start_code"]
     c.flag("Transport", start.notna() & ~start.str.fullmatch(r"[A-Za-z]{3}").fillna(False), "start_code",

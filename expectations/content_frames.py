@@ -155,20 +155,18 @@ def property_context(parts: dict[str, pd.DataFrame]) -> pd.DataFrame:
     ctx = pd.DataFrame(index=pd.Index(names.dropna().unique(), name="property", dtype=object))
     prop = parts["Property"].drop_duplicates("property")
     prop = prop[prop["property"].notna()].set_index("property")
-    notif = prop["notif_type"].str.strip().str.casefold().reindex(ctx.index)
+    notif = prop["notif_type"].reindex(ctx.index)
     has_code = pd.Series(ctx.index.isin(_has_code(parts)), index=ctx.index, dtype=bool)
-    ctx["is_new"] = (notif.eq("new").fillna(False) | (notif.isna() & ~has_code)).astype(bool)
+    ctx["is_new"] = (notif.eq("New").fillna(False) | (notif.isna() & ~has_code)).astype(bool)
     ctx["on_property_sheet"] = ctx.index.isin(prop.index)
     for col in ("currency_code", "property_class_code", "booking_model", "hotel_name"):
         ctx[col] = prop[col].reindex(ctx.index)
-    ctx["currency_code"] = ctx["currency_code"].str.strip().str.upper()
     contacts = parts["Contacts"]
-    located = contacts[contacts["profile_type"].str.casefold().eq("physicallocation").fillna(False)]
+    located = contacts[contacts["profile_type"].eq("PhysicalLocation").fillna(False)]
     located = located[located["country"].notna()].drop_duplicates("property").set_index("property")
     any_country = contacts[contacts["country"].notna()].drop_duplicates("property").set_index("property")
     for col in ("country", "city", "postcode"):
         ctx[col] = located[col].reindex(ctx.index).fillna(any_country[col].reindex(ctx.index))
-    ctx["country"] = ctx["country"].str.strip().str.upper()
     return ctx
 
 
@@ -211,10 +209,9 @@ def nonempty(s: pd.Series) -> pd.Series:
     return pd.Series([bool(xs) for xs in s.tolist()], index=s.index, dtype=bool)
 
 
-def not_in(s: pd.Series, allowed: Iterable[object], *, fold: bool = False) -> pd.Series:
-    """Given and not one of ``allowed`` (case-insensitively with ``fold``)."""
-    if fold:
-        return s.notna() & ~s.str.casefold().isin({str(a).casefold() for a in allowed}).fillna(False)
+def not_in(s: pd.Series, allowed: Iterable[object]) -> pd.Series:
+    """Given and not one of ``allowed``, exactly: the loader has written every enumeration in its own spelling
+    (``loaders.content_schema``), so what passes here is what is sent."""
     return s.notna() & ~s.isin(list(allowed)).fillna(False)
 
 

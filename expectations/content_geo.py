@@ -145,7 +145,7 @@ def located(country: pd.Series, lat: pd.Series, lon: pd.Series) -> tuple[pd.Seri
 
 def check(c: Checker) -> None:
     contacts = c.parts["Contacts"]
-    country = contacts["country"].str.strip().str.upper()
+    country = contacts["country"]
     bad_country = country.notna() & ~country.isin(_country_codes())
     c.flag("Contacts", bad_country, "country", "country_code_value",
            "CountryName is a two-letter ISO 3166-1 code such as `PT` or `BR`: replace the name or code")

@@ -83,7 +83,7 @@ def check(c: Checker) -> None:
                         "it in Latin letters (the name in another script goes in the address's HotelName)"
                         for i in sub.index])
     contacts = c.parts["Contacts"]
-    physical = contacts["profile_type"].str.casefold().eq("physicallocation").fillna(False)
+    physical = contacts["profile_type"].eq("PhysicalLocation").fillna(False)
     line = contacts["address_line"]
     letters = each(line, non_latin)
     new_c = c.of_property("Contacts", "is_new").astype(bool)

@@ -4,16 +4,9 @@ the same phrase name form one StandardPhrase."""
 from __future__ import annotations
 
 from expectations.content_frames import Checker, blank, each, listed, not_in
+from loaders.content_schema import OPTION_NAMES, PHRASE_OPTIONS
 
-#: phrases that need options, and the option names each takes
-PHRASE_OPTIONS: dict[str, tuple[str, ...]] = {
-    "KeyCollection": ("KeyCollectionAddressLine", "KeyCollectionCityName", "KeyCollectionPostalCode"),
-    "Renovation": ("RenovationFrom", "RenovationUntil"),
-    "SecurityDeposit": ("SecurityDepositAmount", "SecurityDepositCollectMethod", "SecurityDepositCollectWhen",
-                        "SecurityDepositCollectNumDays", "SecurityDepositReturnMethod", "SecurityDepositReturnWhen"),
-    "HotelChainBedLinen": ("HotelChainBedLinenAmount",),
-}
-OPTION_NAMES = tuple(o for opts in PHRASE_OPTIONS.values() for o in opts)
+__all__ = ["OPTION_NAMES", "PHRASE_OPTIONS", "check"]
 
 
 def check(c: Checker) -> None:

@@ -11,12 +11,8 @@ from functools import lru_cache
 import pandas as pd
 
 from expectations.content_frames import Checker, blank, each, listed, nonempty, not_in, outside
-from loaders.content_schema import PARTS
+from loaders.content_schema import BOOKING_MODELS, NOTIF_TYPES, PARTS, PRICING_TYPES, TARGETS
 
-NOTIF_TYPES = ("New", "Overlay")
-TARGETS = ("Test", "Production")
-BOOKING_MODELS = ("IB", "RTB")
-PRICING_TYPES = ("Standard", "OBP", "LOS")
 GRACE_HOURS = (0, 1, 4, 24)
 GRACE_WEEKS = (0, 4, 8, 12)
 LONG_STAYS = (45, 60, 75, 90)
@@ -55,19 +51,20 @@ def check(c: Checker) -> None:
          "duplicate_property", "the property is on the Property sheet more than once: keep one row per property",
          value=p["property"])
     notif = p["notif_type"]
-    flag("Property", not_in(notif, NOTIF_TYPES, fold=True), "notif_type", "notif_type_value",
+    flag("Property", not_in(notif, NOTIF_TYPES), "notif_type", "notif_type_value",
          f"HotelDescriptiveContentNotifType is {listed(NOTIF_TYPES)} (blank: New without a HotelCode, Overlay with one)")
-    flag("Property", notif.str.casefold().eq("overlay").fillna(False) & p["hotel_code"].isna(), "notif_type",
+    flag("Property", notif.eq("Overlay").fillna(False) & p["hotel_code"].isna(), "notif_type",
          "overlay_needs_hotel_code", "an Overlay updates an existing property: give its HotelCode (or use New to "
                                      "create it)")
-    flag("Property", notif.str.casefold().eq("new").fillna(False) & p["hotel_code"].notna(), "notif_type",
+    flag("Property", notif.eq("New").fillna(False) & p["hotel_code"].notna(), "notif_type",
          "new_with_hotel_code", "New creates a property, and this row has a HotelCode (an existing property): use "
                                 "Overlay to update it, or clear HotelCode and give your ID", severity="warning")
     flag("Property", blank(p["target"]), "target", "target_required", "Target is required: `Test` or `Production`")
     flag("Property", not_in(p["target"], TARGETS), "target", "target_value", "Target is `Test` or `Production`")
     flag("Property", blank(p["language_code"]), "language_code", "language_code_required",
          "LanguageCode (the language for extranet content and communication) is required, e.g. `en`")
-    for part, col in (("Property", "language_code"), ("Languages", "language_code"), ("Attractions", "language_code")):
+    for part, col in (("Property", "language_code"), ("Languages", "language_code"), ("Attractions", "language_code"),
+                      ("Contacts", "address_language"), ("Contacts", "name_language")):
         code = c.parts[part][col]
         flag(part, each(code, lambda v: not language_ok(v)).eq(True), col,
              "language_code_value", "this is not a language code: use an ISO 639-1 code such as `en`, `pt` or "
@@ -86,6 +83,10 @@ def check(c: Checker) -> None:
     flag("Property", not_in(p["exists_code"], (0, 1)), "exists_code", "exists_code_value",
          "HotelCategory@ExistsCode is 1 (default) or 0")
     _languages(c, new)
+    languages = c.parts["Languages"]
+    flag("Languages", languages["property"].notna() & blank(languages["language_code"]), "language_code",
+         "language_code_required", "a Languages row needs its LanguageCode (it would be sent as an empty Language): "
+                                   "fill it in, e.g. `en`, or delete the row")
     for col in ("check_in_time", "check_out_time"):
         t = p[col]
         flag("Property", t.notna() & ~t.str.fullmatch(TIME_RE.pattern).fillna(False), col, "time_format",
@@ -101,10 +102,24 @@ def check(c: Checker) -> None:
          f"no policy is given for this new property: the platform applies the fully flexible policy "
          f"(PolicyCode={FULLY_FLEXIBLE_POLICY}); add a Policies row to choose another", severity="warning",
          value=p["property"])
+    _no_cancel_policy(c)
+
+
+def _no_cancel_policy(c: Checker) -> None:
+    """A new property whose Policies rows give no cancellation policy gets the fully flexible one (spec E4 l.162;
+    code 152): said once, on its first Policies row."""
+    pol = c.parts["Policies"]
+    new = c.of_property("Policies", "is_new").fillna(False).astype(bool)
+    with_cancel = set(pol.loc[pol["cancel_policy_code"].notna(), "property"].dropna())
+    first = pol["property"].notna() & ~pol["property"].duplicated(keep="first")
+    c.flag("Policies", new & first & ~pol["property"].isin(with_cancel), "cancel_policy_code", "policy_152_applied",
+           "no row of this new property gives a cancellation policy (CancelPolicyCode): the platform applies the "
+           f"fully flexible policy (PolicyCode={FULLY_FLEXIBLE_POLICY}); give one on a Policies row to choose "
+           "another", severity="warning")
 
 
 def _currency(c: Checker, p: pd.DataFrame) -> None:
-    cur = p["currency_code"].str.strip().str.upper()
+    cur = p["currency_code"]
     bad = cur.notna() & ~cur.isin(_currencies())
     c.flag("Property", bad, "currency_code", "currency_code_value",
            "CurrencyCode is an ISO 4217 code such as `EUR` or `BRL`")
@@ -165,7 +180,7 @@ def _limits(c: Checker, p: pd.DataFrame) -> None:
 
 
 def _booking(c: Checker, p: pd.DataFrame, new: pd.Series) -> None:
-    model = p["booking_model"].str.strip().str.upper()
+    model = p["booking_model"]
     c.flag("Property", not_in(model, BOOKING_MODELS), "booking_model", "booking_model_value",
            "BookingModel is `IB` (instant booking, default) or `RTB` (request to book)")
     rtb = model.eq("RTB").fillna(False)
@@ -177,9 +192,9 @@ def _booking(c: Checker, p: pd.DataFrame, new: pd.Series) -> None:
                "request to book (RTB) through content needs the provider setting `content_api_rtb_enabled`, which "
                "is off: ask the platform to enable it (then check with `--rtb-enabled`), or use IB")
     pricing = p["pricing_type"]
-    c.flag("Property", not_in(pricing, PRICING_TYPES, fold=True), "pricing_type", "pricing_type_value",
+    c.flag("Property", not_in(pricing, PRICING_TYPES), "pricing_type", "pricing_type_value",
            f"PricingType is {listed(PRICING_TYPES)}")
-    c.flag("Property", pricing.str.upper().isin(["OBP", "LOS"]).fillna(False), "pricing_type",
+    c.flag("Property", pricing.isin(["OBP", "LOS"]).fillna(False), "pricing_type",
            "pricing_type_certification", "OBP and LOS pricing need certification by the platform: make sure this "
                                          "provider is certified for it, or the property's prices will be refused",
            severity="warning")

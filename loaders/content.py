@@ -21,6 +21,8 @@ import pandas as pd
 
 from loaders import normalize as norm
 from loaders.blank_cells import problem_cells
+from loaders.content_canon import canonical_frame
+from loaders.content_money import check_amount_marks
 from loaders.content_schema import CONTENT_COLUMNS, PARTS, ContentField, fields_of
 from loaders.errors import LoadError
 from loaders.header_rows import TableKind
@@ -63,6 +65,7 @@ def read_content(paths: str | Path | Iterable[str | Path], sheet: str | Sequence
     tables = read_tables(list(paths), sheet, kind=CONTENT_KIND, encoding=encoding, header_row=header_row)
     records: list[dict] = tables.hidden_records()
     frames: dict[str, list[pd.DataFrame]] = {p: [] for p in PARTS}
+    marked: list[dict] = []  # amounts written with a currency mark, checked once every part is read
     headers: dict[tuple[str, str], dict[str, str]] = {}
     for raw in tables.sheets:
         name = raw.sheet or Path(raw.source).stem
@@ -79,7 +82,9 @@ def read_content(paths: str | Path | Iterable[str | Path], sheet: str | Sequence
                             "message": f"sheet `{raw.sheet}` is not a content part and was not read; the parts are "
                                        + ", ".join(f"`{p}`" for p in PARTS)})
             continue
-        frame, cols = _read_part(raw, part, records)
+        frame, cols, marks = _read_part(raw, part, records)
+        offset = sum(len(f) for f in frames[part])
+        marked += [{**m, "part": part, "at": m["at"] + offset} for m in marks]
         frames[part].append(frame)
         headers[(raw.source, raw.sheet)] = {"kind": part, **cols}
     if not headers:
@@ -93,10 +98,12 @@ def read_content(paths: str | Path | Iterable[str | Path], sheet: str | Sequence
         frame = frame.astype(columns)[list(columns)]
         frame.attrs["headers"] = headers
         parts[part] = frame
+    check_amount_marks(parts, marked, records)
     return ContentLoaded(parts, combine([issues_from_records(records)]))
 
 
-def _read_part(raw: RawSheet, part: str, records: list[dict]) -> tuple[pd.DataFrame, dict[str, str]]:
+def _read_part(raw: RawSheet, part: str, records: list[dict]) -> tuple[pd.DataFrame, dict[str, str], list[dict]]:
+    """The part's frame, its header names by column, and its amounts written with a currency mark."""
     fields = fields_of(part)
     by_name = {f.name: f for f in fields}
     cols = match_headers(raw.header, [f.field for f in fields], source=raw.source, sheet=raw.sheet)
@@ -122,16 +129,23 @@ def _read_part(raw: RawSheet, part: str, records: list[dict]) -> tuple[pd.DataFr
                             "message": message if isinstance(message, str) else message.iloc[i]})
 
     out: dict[str, pd.Series] = {}
+    marks: list[dict] = []
     for f in fields:
         if f.name not in cols:
             continue
         text = body[cols[f.name]].astype("string").str.strip().replace("", pd.NA)
-        out[f.name] = _typed(f, text, flag)
+        currencies: dict[str, pd.Series] = {}
+        out[f.name] = _typed(f, text, flag, currencies)
+        for name, codes in currencies.items():
+            marks += [{"column": name, "header": header.get(name, f.field.ota), "at": int(i), "text": str(text.iloc[i]),
+                       "codes": str(codes.iloc[i]), "source": raw.source, "sheet": raw.sheet, "row": int(rows.iloc[i])}
+                      for i in np.flatnonzero(codes.notna().to_numpy())]
     frame = pd.DataFrame(out, index=body.index)
     for c, t in CONTENT_COLUMNS[part].items():
         if c not in frame:
             frame[c] = (pd.Series([[] for _ in range(len(frame))], index=frame.index, dtype=object) if t == "object"
                         else pd.Series(None, index=frame.index, dtype=t))
+    canonical_frame(part, frame)
     hotel = frame["hotel_code"].astype("Int64")
     bad = hotel.notna() & (hotel < 1)
     flag(bad, "hotel_code", hotel.astype("string"), "not_a_value", "HotelCode is the platform's property id: "
@@ -145,14 +159,15 @@ def _read_part(raw: RawSheet, part: str, records: list[dict]) -> tuple[pd.DataFr
                           "(your id of a property to create)")
     frame["source"], frame["sheet"], frame["row"] = raw.source, raw.sheet, rows.to_numpy()
     columns = CONTENT_COLUMNS[part]
-    return frame.astype(columns)[list(columns)].reset_index(drop=True), header
+    return frame.astype(columns)[list(columns)].reset_index(drop=True), header, marks
 
 
 Flag = Callable[..., None]
 
 
-def _typed(f: ContentField, text: pd.Series, flag: Flag) -> pd.Series:
-    """One column's text cells -> its kind; unreadable cells become issues and are left blank."""
+def _typed(f: ContentField, text: pd.Series, flag: Flag, currencies: dict[str, pd.Series]) -> pd.Series:
+    """One column's text cells -> its kind; unreadable cells become issues and are left blank. A number
+    written with a currency mark (``30 EUR``) puts the codes it can mean in ``currencies``."""
     name, ota = f.name, f.field.ota
     if f.kind == "int":
         values, err = norm.parse_ints(text.dropna(), f"a whole number ({ota})")
@@ -168,6 +183,9 @@ def _typed(f: ContentField, text: pd.Series, flag: Flag) -> pd.Series:
         amounts, err = norm.parse_amounts(text.dropna())
         err = err.reindex(text.index)
         flag(err.notna(), name, text, "not_a_number", err)
+        marks = amounts["currencies"].reindex(text.index)
+        if marks.notna().any():
+            currencies[name] = marks
         return amounts["value"].reindex(text.index).astype("float64")
     if f.kind == "date":
         dates, err = norm.parse_dates(text.dropna())

@@ -77,8 +77,8 @@ def make_server(app: Callable[..., Any], tls: TLSFiles | None, log_level: str = 
     if tls is not None:
         ssl_kwargs = {"ssl_certfile": str(tls.cert_file), "ssl_keyfile": str(tls.key_file),
                       "ssl_version": ssl.PROTOCOL_TLS_SERVER}
-    cfg = uvicorn.Config(app, log_level=log_level, lifespan="on", access_log=False,
-                         timeout_keep_alive=30, **ssl_kwargs, **config)  # type: ignore[arg-type]
+    options = {"timeout_keep_alive": 30, **ssl_kwargs, **config}  # a caller's options win
+    cfg = uvicorn.Config(app, log_level=log_level, lifespan="on", access_log=False, **options)  # type: ignore[arg-type]
     return uvicorn.Server(cfg)
 
 

@@ -50,9 +50,11 @@ _BRJ = {"ID": "BR-RJ-02"}
 _RTB = {"ID": "RTB-AMS-01"}
 
 
-def _contacts(key: dict, country: str, line: str, city: str, postcode: str, people: list[tuple]) -> list[dict]:
+def _contacts(key: dict, country: str, line: str, city: str, postcode: str, people: list[tuple],
+              name: str) -> list[dict]:
+    """The PhysicalLocation address (its HotelName: the name in the address's language, spec E4), then people."""
     rows = [{**key, "ContactProfileType": "PhysicalLocation", "Language": "en", "AddressLine": line,
-             "CityName": city, "PostalCode": postcode, "CountryName": country}]
+             "CityName": city, "PostalCode": postcode, "CountryName": country, "HotelName": name}]
     for profile, given, surname, email, phone, tech, ext in people:
         rows.append({**key, "ContactProfileType": profile, "GivenName": given, "SurName": surname, "Email": email,
                      "PhoneNumber": phone, "PhoneTechType": tech, "Extension": ext})
@@ -62,22 +64,26 @@ def _contacts(key: dict, country: str, line: str, city: str, postcode: str, peop
 CONTACTS = [
     *_contacts(_LIS, "PT", "Rua da Alfandega 114", "Lisboa", "11001",  # problem: postcode_country
                [("general", "Ana", "Sousa", "ana@riverside.example", "+351213420000", 5, "12"),  # phone_extension
-                ("invoices", "Rui", "Lopes", "billing@riverside.example", "+351213420001", 1, None)]),
+                ("invoices", "Rui", "Lopes", "billing@riverside.example", "+351213420001", 1, None)],
+               "Lisbon Riverside Hotel"),
     *_contacts(_POR, "PT", "Rua de Miragaia 91", "Porto", "4050-387",
                [("general", "Joana", "Pinto", "joana@casadorio.example", "+351912345678", 5, None),
-                ("invoices", "Joana", "Pinto", "contas@casadorio.example", "+351912345678", 5, None)]),
+                ("invoices", "Joana", "Pinto", "contas@casadorio.example", "+351912345678", 5, None)], "Casa do Rio"),
     *_contacts(_BSP, "BR", "Alameda Santos 1437", "Sao Paulo", "01419-002",
                [("general", "Marcos", "Silva", "marcos@jardins.example", "+551131712000", 1, "204"),
-                ("invoices", "Lucia", "Costa", "fiscal@jardins.example", "+551131712001", 1, None)]),
+                ("invoices", "Lucia", "Costa", "fiscal@jardins.example", "+551131712001", 1, None)],
+               "Hotel Jardins Paulista"),
     *_contacts(_BRJ, "BR", "Avenida Portugal 986", "Rio de Janeiro", "22291-050",
                [("general", "Paulo", "Mendes", "paulo@praiavermelha.example", "+5521987654321", 5, None),
-                ("invoices", "Paulo", "Mendes", "paulo@praiavermelha.example", "+5521987654321", 5, None)]),
+                ("invoices", "Paulo", "Mendes", "paulo@praiavermelha.example", "+5521987654321", 5, None)],
+               "Pousada Praia Vermelha"),
     *_contacts(_RTB, "NL", "Prinsengracht 263", "Amsterdam", "1016 GV",
                [("general", "Eva", "de Vries", "eva@canalhouse.example", "0031206246000", 1, None),  # phone_format
-                ("invoices", "Eva", "de Vries", "eva@canalhouse.example", "+31206246001", 1, None)]),
+                ("invoices", "Eva", "de Vries", "eva@canalhouse.example", "+31206246001", 1, None)],
+               "Grachtenhuis Appartementen"),
 ]
 CONTACTS_HEADER = ["HotelCode", "ID", "ContactProfileType", "Language", "AddressLine", "CityName", "PostalCode",
-                   "CountryName", "GivenName", "SurName", "Email", "PhoneNumber", "PhoneTechType", "Extension"]
+                   "CountryName", "HotelName", "GivenName", "SurName", "Email", "PhoneNumber", "PhoneTechType", "Extension"]
 
 LANGUAGES = [{**k, "LanguageCode": c} for k, c in (
     (_LIS, "en"), (_LIS, "pt"), (_POR, "pt"), (_POR, "en"), (_BSP, "pt"), (_BRJ, "pt"), (_RTB, "nl"), (_RTB, "en"))]

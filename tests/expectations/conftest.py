@@ -20,7 +20,7 @@ BASE: dict[str, list[dict]] = {
                   "longitude": -9.1365, "legal_entity_id": 7, "check_in_time": "14:00", "check_out_time": "11:00"}],
     "Contacts": [
         {**N1, "profile_type": "PhysicalLocation", "address_language": "en", "address_line": "Rua da Alfandega 114",
-         "city": "Lisboa", "postcode": "1100-148", "country": "PT"},
+         "city": "Lisboa", "postcode": "1100-148", "country": "PT", "address_hotel_name": "Sea View Inn"},
         {**N1, "profile_type": "general", "given_name": "Ana", "surname": "Sousa", "email": "ana@inn.example",
          "phone": "+351213420000", "phone_tech_type": 1},
         {**N1, "profile_type": "invoices", "given_name": "Rui", "surname": "Lopes", "email": "rui@inn.example",

@@ -107,6 +107,8 @@ CASES = [
     ("profile_required", drop("Contacts", 2)),
     ("profile_required_to_open", both(existing, drop("Contacts", 2))),
     ("physical_location_required", C(0, postcode=None)),
+    ("address_hotel_name_required", C(0, address_hotel_name=None)),
+    ("address_language_required", C(0, address_language=None)),
     ("contact_person_required", C(1, surname=None)),
     ("profile_type_required", add("Contacts", email="x@inn.example")),
     ("profile_type_value", C(1, profile_type="billing")),
@@ -310,6 +312,10 @@ EXPECTED = {
         'the Contacts sheet has no `invoices` contact for this property; the property cannot be opened without the general, invoices and PhysicalLocation profiles'),
     'physical_location_required': ('Contacts', 2, 'PostalCode', 'error',
         "a new property's PhysicalLocation needs PostalCode: fill it in"),
+    'address_hotel_name_required': ('Contacts', 2, 'AddressHotelName', 'error',
+        "the PhysicalLocation address needs its HotelName (the property's name as the address writes it (in the address's language); spec E4: required): fill it in on this row, the row the address is sent from"),
+    'address_language_required': ('Contacts', 2, 'Language', 'error',
+        "the PhysicalLocation address needs its Language (the address's language (a language code such as `en`); spec E4: required): fill it in on this row, the row the address is sent from"),
     'contact_person_required': ('Contacts', 3, 'SurName', 'error',
         "a new property's `general` contact needs a person with SurName: fill it in"),
     'profile_type_required': ('Contacts', 5, 'ContactProfileType', 'error',
@@ -590,3 +596,40 @@ def test_stars_of_an_existing_property_whose_class_is_not_given_are_not_judged()
     issues = validate_content(frames(sheets), lookups=LOOKUPS, today=TODAY)
     assert "stars_only_hotels" not in set(issues["rule"])
     assert set(issues["rule"]) == {"legal_entity_only_new"}
+
+
+def test_a_languages_row_without_its_code_is_refused_on_its_cell() -> None:
+    """Issue 22: a blank LanguageCode was sent as an empty `<Language/>`."""
+    sheets = copy.deepcopy(BASE)
+    sheets["Languages"].append({**N1, "language_code": None})
+    issues = validate_content(frames(sheets), lookups=LOOKUPS, today=TODAY)
+    assert issues[["sheet", "row", "column", "rule", "severity"]].values.tolist() == [
+        ["Languages", 3, "LanguageCode", "language_code_required", "error"]]
+    assert issues["message"].iloc[0] == ("a Languages row needs its LanguageCode (it would be sent as an empty "
+                                         "Language): fill it in, e.g. `en`, or delete the row")
+
+
+def test_policies_without_a_cancellation_policy_get_the_fully_flexible_one() -> None:
+    """Spec E4 l.162 (code 152 in the older guide): Policies rows that give no CancelPolicyCode leave a new
+    property with the fully flexible policy; said once, on its first Policies row."""
+    sheets = copy.deepcopy(BASE)
+    sheets["Policies"] = [{**N1, "guarantee_policy_code": 1}, {**N1, "pets_allowed": "Pets Not Allowed"}]
+    issues = validate_content(frames(sheets), lookups=LOOKUPS, today=TODAY)
+    assert issues[["sheet", "row", "column", "rule", "severity"]].values.tolist() == [
+        ["Policies", 2, "CancelPolicyCode", "policy_152_applied", "warning"]]
+    assert "applies the fully flexible policy (PolicyCode=152)" in issues["message"].iloc[0]
+    sheets["Policies"].append({**N1, "cancel_policy_code": 41, "no_show_penalty": "default"})
+    assert validate_content(frames(sheets), lookups=LOOKUPS, today=TODAY).empty
+
+
+def test_the_address_hotel_name_and_language_are_those_of_the_row_the_address_is_sent_from() -> None:
+    """The request takes the PhysicalLocation address whole from the first row that has one: a HotelName on a
+    later row is not sent, so it does not count; a contact language is checked like any language code."""
+    sheets = copy.deepcopy(BASE)
+    sheets["Contacts"][0]["address_hotel_name"] = None
+    sheets["Contacts"].append({**N1, "profile_type": "PhysicalLocation", "address_hotel_name": "Sea View Inn",
+                               "email": "desk@inn.example"})
+    sheets["Contacts"][1]["name_language"] = "xx"
+    issues = validate_content(frames(sheets), lookups=LOOKUPS, today=TODAY)
+    assert issues[["row", "column", "rule"]].values.tolist() == [
+        [2, "AddressHotelName", "address_hotel_name_required"], [3, "NameLanguage", "language_code_value"]]

@@ -100,3 +100,95 @@ def test_unknown_sheets_are_warned_and_csv_files_are_parts_by_name(write_xlsx, w
     other = write_csv([["HotelCode", "x"], [1, 2]], name="other.csv")
     with pytest.raises(LoadError, match="is not a content part"):
         read_content(other)
+
+
+CANONICAL = [
+    # (sheet, header, written, canonical): issue 22, an enumeration is written in the platform's own spelling
+    ("Property", "PricingType", "standard ", "Standard"),
+    ("Property", "BookingModel", " rtb", "RTB"),
+    ("Property", "Target", "TEST", "Test"),
+    ("Property", "HotelDescriptiveContentNotifType", "new", "New"),
+    ("Property", "CurrencyCode", "mxn", "MXN"),
+    ("Property", "LanguageCode", "PT_br", "pt-BR"),
+    ("Contacts", "ContactProfileType", "physicallocation", "PhysicalLocation"),
+    ("Contacts", "Gender", "female", "Female"),
+    ("Contacts", "CountryName", "pt", "PT"),
+    ("Contacts", "PostalCode", "1011 ab", "1011 AB"),
+    ("Contacts", "Language", "EN", "en"),
+    ("Policies", "PetsAllowedCode", "pets  allowed", "Pets Allowed"),
+    ("Policies", "NoShowPenalty", "Total_Price", "total_price"),
+    ("Policies", "AcceptedGuestType", "adultonly", "AdultOnly"),
+    ("Fees", "Type", "exclusive ", "Exclusive"),
+    ("Fees", "ParkingType", "ON_SITE", "on_site"),
+    ("Fees", "InternetCoverage", "All_Rooms", "all_rooms"),
+    ("Services", "Included", "TRUE", "true"),
+    ("Attractions", "DistanceUnit", "Miles", "miles"),
+    ("Transport", "StartCode", "lis", "LIS"),
+    ("Invoice", "InvoiceTaxType", "cnpj", "CNPJ"),
+    ("Phrases", "OptionName", "renovationfrom", "RenovationFrom"),
+    ("Awards", "Provider", "star RATING", "Star rating"),
+    ("Property", "PricingType", "Standart", "Standart"),  # no such value: left as written, for the rules to refuse
+]
+
+
+@pytest.mark.parametrize(("sheet", "header", "written", "canonical"), CANONICAL)
+def test_enumerations_are_read_in_their_canonical_spelling(write_xlsx, sheet, header, written, canonical) -> None:
+    loaded = read_content(write_xlsx({sheet: [["HotelCode", header], [1000001, written]]}, name="c.xlsx"))
+    frame = loaded.parts[sheet]
+    column = next(c for c, h in frame.attrs["headers"][("c.xlsx", sheet)].items() if h == header)
+    assert frame[column].tolist() == [canonical] and loaded.issues.empty
+
+
+def test_list_items_and_state_codes_are_canonical_too(write_xlsx) -> None:
+    loaded = read_content(write_xlsx({
+        "Restaurants": [["HotelCode", "RestaurantName", "Features", "Ambiances"],
+                        [1000001, "Zee", "Buffet ; A LA CARTE", "Family/Kids Friendly"]],
+        "Fees": [["HotelCode", "Code", "Amount", "Conditions"], [1000001, 5009, 25, "Guest_Smokes"]],
+        "Contacts": [["HotelCode", "ContactProfileType", "CountryName", "StateCode"],
+                     [1000001, "general", "pt", "11"], [1000001, "general", "BR", "br-sp"]]}, name="c.xlsx"))
+    assert loaded.issues.empty, loaded.issues
+    rest = loaded.parts["Restaurants"].iloc[0]
+    assert rest["features"] == ["buffet", "a la carte"] and rest["ambiances"] == ["family/kids friendly"]
+    assert loaded.parts["Fees"].iloc[0]["conditions"] == ["guest_smokes"]
+    assert loaded.parts["Contacts"]["state_code"].tolist() == ["PT-11", "BR-SP"]
+
+
+AMOUNTS = [
+    # (the property's currency, the Fees Amount written, the amount read, the message, None when accepted)
+    ("MXN", "30 EUR", None, "`30 EUR` is written in EUR, but the property's currency (CurrencyCode) is MXN: give "
+                            "the amount in MXN, or correct the currency"),
+    ("MXN", "30 MXN", 30.0, None),
+    ("MXN", "$ 30", 30.0, None),  # `$` is any dollar, the peso among them
+    ("EUR", "€ 12,50", 12.5, None),
+    ("EUR", "£12", None, "`£12` is written in GBP, but the property's currency (CurrencyCode) is EUR: give the amount "
+                         "in EUR, or correct the currency"),
+    (None, "30 EUR", None, "`30 EUR` is written in EUR, but the property's currency is not given (CurrencyCode on the "
+                           "Property sheet): the amount is sent as a number in the property's currency, so write it "
+                           "without the currency, or give CurrencyCode"),
+]
+
+
+@pytest.mark.parametrize(("currency", "written", "amount", "message"), AMOUNTS)
+def test_an_amount_written_with_a_currency_must_be_in_the_property_currency(write_xlsx, currency, written, amount,
+                                                                             message) -> None:
+    loaded = read_content(write_xlsx({"Property": [["HotelCode", "CurrencyCode"], [1000001, currency]],
+                                      "Fees": [["HotelCode", "Code", "Amount"], [1000001, 7, written]]}, name="c.xlsx"))
+    value = loaded.parts["Fees"].iloc[0]["amount"]
+    if message is None:
+        assert loaded.issues.empty and value == amount
+        return
+    assert pd.isna(value)
+    assert loaded.issues[["sheet", "row", "column", "value", "rule", "message"]].values.tolist() == [
+        ["Fees", 2, "Amount", written, "amount_currency", message]]
+
+
+def test_a_route_price_is_checked_against_its_own_currency_and_a_percent_takes_no_currency(write_xlsx) -> None:
+    loaded = read_content(write_xlsx({
+        "Property": [["HotelCode", "CurrencyCode"], [1000001, "EUR"]],
+        "Transport": [["HotelCode", "TransportType", "PriceAmount", "PriceCurrencyCode"], [1000001, 1, "USD 20", "USD"],
+                      [1000001, 1, "20 EUR", "usd"]],
+        "Taxes": [["HotelCode", "Code", "Percent"], [1000001, 36, "9 EUR"]]}, name="c.xlsx"))
+    assert loaded.parts["Transport"]["price_amount"].tolist()[0] == 20.0
+    assert loaded.issues[["sheet", "row", "rule"]].values.tolist() == [
+        ["Taxes", 2, "not_a_number"], ["Transport", 3, "amount_currency"]]
+    assert "the row's currency (PriceCurrencyCode) is USD" in loaded.issues["message"].iloc[1]

@@ -57,7 +57,10 @@ def _service(state_dir: Path, database_url: str | None, config: Path | None = No
         url = database_url or Settings.from_env().database_url or None
         return NotifyService(state_dir, NotifyConfig.load(state_dir, config), database_url=url, create=create, **kw)
 
-    return _run(open_service)
+    service: NotifyService = _run(open_service)
+    for line in service.permission_fixes:
+        typer.echo(line, err=True)
+    return service
 
 
 def _run(fn: Any) -> Any:
@@ -81,16 +84,34 @@ def main() -> None:
 def _show(frame: pd.DataFrame, title: str, limit: int | None = None) -> None:
     from rich.console import Console
     from rich.table import Table
+    from rich.text import Text
 
     table = Table(title=title, show_lines=False)
     shown = frame.tail(limit) if limit else frame
     for col in shown.columns:
-        table.add_column(str(col), overflow="fold", max_width=48)
-    for row in shown.itertuples(index=False):
-        table.add_row(*("" if _isna(v) else str(v) for v in row))
+        table.add_column(Text(_visible(str(col))), overflow="fold", max_width=48)
+    for row in shown.itertuples(index=False):  # cells are text, never markup: bodies come from the internet
+        table.add_row(*(Text("" if _isna(v) else _visible(str(v)[:2000])) for v in row))
     Console().print(table)
     if limit and len(frame) > limit:
         Console().print(f"(last {limit} of {len(frame)} rows; use --out FILE.csv for all)")
+
+
+def _visible(text: str) -> str:
+    """``text`` with control characters shown as escapes (a body must not drive the terminal)."""
+    return "".join(c if c.isprintable() or c == " " else f"\\x{ord(c):02x}" if ord(c) < 256 else f"\\u{ord(c):04x}"
+                   for c in text)
+
+
+def _unreadable_lines() -> tuple[list[Any], Any]:
+    """A list that collects unreadable stored bodies, and the callback that fills it."""
+    found: list[Any] = []
+    return found, found.append
+
+
+def _report_unreadable(found: list[Any]) -> None:
+    for item in found:
+        typer.echo(f"WARNING: {_visible(item.message())}", err=True)
 
 
 def _isna(value: Any) -> bool:
@@ -185,6 +206,24 @@ def credentials_retire(client_id: Annotated[str, typer.Option(help="The client w
     typer.echo(f"retired {', '.join(retired)} of {client_id}")
 
 
+@notify_app.command("revoke")
+def revoke(client_id: Annotated[str, typer.Option(help="The client whose secret leaked.")],
+           secret_id: Annotated[str | None, typer.Option(
+               help="The leaked secret (see `credentials list`).")] = None,
+           all_: Annotated[bool, typer.Option("--all", help="Every secret of the client.")] = False,
+           state_dir: StateDir = DEFAULT_STATE, database_url: DatabaseUrl = None) -> None:
+    """Cut off a leaked client secret now: it mints no token, and its tokens are refused (401) at once."""
+    if (secret_id is None) == (not all_):
+        raise _fail("give `--secret-id S` (see `workbench notify credentials list`) or `--all`, not both")
+    with _service(state_dir, database_url) as svc:
+        revoked = _run(lambda: svc.credentials.revoke(client_id, secret_id))
+        live = svc.credentials.frame().query("client_id == @client_id and live")
+    typer.echo(f"revoked {', '.join(revoked)} of {client_id}: tokens minted with it are refused from now on")
+    if live.empty:
+        typer.echo(f"{client_id} has no live secret now: `workbench notify credentials rotate --client-id "
+                   f"{client_id}` issues one; enter it in the provider portal")
+
+
 @credentials_app.command("list")
 def credentials_list(state_dir: StateDir = DEFAULT_STATE, database_url: DatabaseUrl = None) -> None:
     """Clients and their secrets (ids and dates only)."""
@@ -242,12 +281,14 @@ def list_notifications(state_dir: StateDir = DEFAULT_STATE, database_url: Databa
     from workbench.notify.frames import notifications_frame, parse_since
 
     since_ts = _run(lambda: parse_since(since)) if since else None
+    unreadable, collect = _unreadable_lines()
     with _service(state_dir, database_url) as svc:
-        frame = notifications_frame(svc.store, since=since_ts, types=type_ or None)
+        frame = notifications_frame(svc.store, since=since_ts, types=type_ or None, on_unreadable=collect)
     screen = frame[["received_at", "uuid", "type", "payload_version", "client_id", "payload"]].copy()
     screen["received_at"] = screen["received_at"].dt.strftime("%Y-%m-%d %H:%M:%S")
     screen["payload"] = screen["payload"].str.slice(0, 60)
     _show(screen, f"{len(frame)} notifications", limit)
+    _report_unreadable(unreadable)
     _export(frame, out)
 
 
@@ -281,15 +322,18 @@ def requests_(state_dir: StateDir = DEFAULT_STATE, database_url: DatabaseUrl = N
               out: Out = None) -> None:
     """Request-to-book requests: state, deadline and time left (open ones first)."""
     _check_out(out)
+    unreadable, collect = _unreadable_lines()
     with _service(state_dir, database_url, config) as svc:
-        frame = svc.requests.frame(open_only=not all_)
+        frame = svc.requests.frame(open_only=not all_, on_unreadable=collect)
     screen = frame[["request_id", "hotel_id", "state", "checkin", "deadline", "time_left", "decision", "note"]].copy()
     screen["deadline"] = screen["deadline"].dt.strftime("%Y-%m-%d %H:%M")
     screen["time_left"] = [_left(v) for v in screen["time_left"]]
     _show(screen, f"{len(frame)} {'' if all_ else 'open '}requests to book")
     near = frame[frame["near_deadline"]]
     if len(near):
-        typer.echo(f"WARNING: {len(near)} request(s) near their deadline: {', '.join(near['request_id'])}")
+        typer.echo(f"WARNING: {len(near)} request(s) near their deadline: "
+                   f"{_visible(', '.join(near['request_id']))}")
+    _report_unreadable(unreadable)
     _export(frame, out)
 
 

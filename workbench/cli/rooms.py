@@ -208,7 +208,7 @@ def push_rooms_cmd(
         settings = _settings(env_file)
         try:
             with console.status("Planning the requests…"):
-                plan = preview_rooms(check, settings if settings.base_url else None, mapping=mapping)
+                plan = preview_rooms(check, settings if settings.base_url else None, mapping=mapping, journal=journal)
         except (PlatformReadError, ValueError) as exc:
             fail(str(exc))
         if not settings.base_url:

@@ -52,11 +52,12 @@ from workbench.writers.folder import Folder
 from workbench.writers.journal import Journal
 from workbench.writers.outcome import KindInfo, PushOutcome
 from workbench.writers.overlay import RoomsPlan, plan_rooms
+from workbench.writers.room_sent import sent_rooms
 from workbench.writers.rooms_push import (
     RESULT_COLUMNS,
     ROOMS,
     RoomsKind,
-    drop_accepted_parts,
+    accepted_rooms,
     folder_planned,
     planned_rooms,
     unchanged,
@@ -111,13 +112,30 @@ def check_rooms(files: PathLike | Iterable[PathLike], *, sheet: str | Sequence[s
 
 
 def preview_rooms(check: RoomsCheck, settings: Settings | None = None, *, platform: PlatformRooms | None = None,
-                  client: object | None = None, mapping: PathLike | None = None) -> RoomsPlan:
-    """What a push would send: the platform's state (read now, unless given) merged with the sheet.
-    ``plan.diff`` shows each fact that changes, ``plan.parts`` each part replaced (before -> after),
-    ``plan.issues`` what keeps a room from being sent."""
-    if platform is None and settings is not None:
+                  client: object | None = None, mapping: PathLike | None = None,
+                  journal: PathLike | None = None) -> RoomsPlan:
+    """What a push would send: the platform's state (read now, unless given) merged with the sheet, and what
+    the journal says earlier pushes sent for the facts the read lacks. ``plan.diff`` shows each fact that
+    changes, ``plan.parts`` each part replaced (before -> after), ``plan.issues`` what keeps a room from
+    being sent."""
+    if platform is None and settings is not None and settings.base_url:
         platform = fetch_rooms(settings, check.hotels, client=client)
-    return plan_rooms(check.rooms, check.subrooms, check.amenities, platform, mapping=read_mapping(mapping))
+    target = (settings.base_url if settings is not None else "").rstrip("/")
+    sent, unfinished = _journalled(journal_path(journal), target)
+    return plan_rooms(check.rooms, check.subrooms, check.amenities, platform,
+                      mapping=with_journal_mapping(read_mapping(mapping), unfinished), sent=sent)
+
+
+def _journalled(path: Path, target: str) -> tuple[PlatformRooms | None, pd.DataFrame]:
+    """What the journal (read only, if there is one) knows of ``target``'s room types: the facts earlier pushes
+    sent that the platform's read lacks, and the room types pushes that did not finish created."""
+    none = pd.DataFrame(columns=["ref", "created_id", "ruid"])
+    if not target or not path.is_file():
+        return None, none
+    with Journal(path) as j:
+        accepted = accepted_rooms(j.accepted_requests(target, "rooms"))
+        unfinished = j.created_unfinished(target, "rooms")
+    return (sent_rooms(accepted) if accepted else None), unfinished
 
 
 # --- pushing ------------------------------------------------------------------------------------------
@@ -205,28 +223,26 @@ def push_rooms(check: RoomsCheck, settings: Settings, *, mapping: PathLike | Non
     c, own = open_client(settings, client)
     try:
         platform = fetch_rooms(settings, check.hotels, client=c)
-        with Journal(path) as j:
-            unfinished = j.created_unfinished(target, "rooms")
-            accepted = j.accepted_items(target, "rooms")
+        sent, unfinished = _journalled(path, target)
         plan = plan_rooms(check.rooms, check.subrooms, check.amenities, platform,
-                          mapping=with_journal_mapping(read_mapping(mapping), unfinished))
+                          mapping=with_journal_mapping(read_mapping(mapping), unfinished), sent=None if full else sent)
         if not plan.ok:
             errors = plan.issues[plan.issues["severity"] == "error"]
             raise BlockedByErrors("the workbook does not fit the platform's current state: "
                                   + "; ".join(errors["message"].head(3)), plan.issues)
-        requests, unchanged = (plan.requests, []) if full else drop_accepted_parts(plan.requests, platform, accepted)
+        requests = plan.requests
         seen = {(int(h), str(i)) for h, i in zip(platform.rooms["hotel_code"], platform.rooms["inv_code"],
                                                  strict=True)}
         kind = RoomsKind(read=read_rooms_of, seen=seen)
-        sent = driver.send(kind, planned_rooms(requests, room_rows(check)), settings, journal=path, client=c,
+        done = driver.send(kind, planned_rooms(requests, room_rows(check)), settings, journal=path, client=c,
                            command=command, progress=progress, lock_wait=lock_wait)
     finally:
         if own:
             c.close()
-    results, created = sent_results(sent)
+    results, created = sent_results(done)
     matched = [_mapped(m, m["how"], None) for m in plan.matched.to_dict("records")]
     result = RoomsPushResult(plan, results, pd.DataFrame(matched + created, columns=MAPPING_COLUMNS), notice,
-                             request_lines(sent, results), list(check.files), target, len(unchanged), sent.run_id)
+                             request_lines(done, results), list(check.files), target, 0, done.run_id)
     if mapping is not None:
         write_mapping(result.mapping, mapping)
     if workbook_copy is not None:

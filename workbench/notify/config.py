@@ -43,6 +43,25 @@ class ReceiverConfig:
 
 
 @dataclass(frozen=True)
+class ServerConfig:
+    """Connections of ``notify serve``: the endpoints face the internet, so every wait has a deadline.
+
+    Defaults suit one partner server taking the platform's notifications directly; behind a reverse
+    proxy every connection comes from the proxy's address (raise ``max_connections_per_address`` or
+    set it to 0 and let the proxy cap per client). See docs/notify.md, "Exposing the endpoints".
+    """
+
+    header_timeout_seconds: float = 10.0      # request line and headers, from the connection or first byte
+    body_timeout_seconds: float = 30.0        # the whole body, once the headers are in
+    keep_alive_seconds: int = 30              # an idle keep-alive connection is closed after this
+    max_connections: int = 2048               # open connections in all; more are answered 503; 0 = no cap
+    max_connections_per_address: int = 64     # per client address (IPv6: per /64); more get 429; 0 = no cap
+    max_header_bytes: int = 16384             # request line + headers (uvicorn's h11 limit); more get 400
+    shutdown_timeout_seconds: int = 10        # SIGTERM: time left to requests in flight (idle ones close at once)
+    trusted_proxies: tuple[str, ...] = ()     # addresses whose X-Forwarded-For / -Proto are believed
+
+
+@dataclass(frozen=True)
 class AlertConfig:
     """Monitoring: an alert when 401 answers pass a threshold in a window (Authentication §4)."""
 
@@ -85,6 +104,7 @@ class NotifyConfig:
     tokens: TokenConfig = field(default_factory=TokenConfig)
     receiver: ReceiverConfig = field(default_factory=ReceiverConfig)
     alerts: AlertConfig = field(default_factory=AlertConfig)
+    server: ServerConfig = field(default_factory=ServerConfig)
     request_to_book: RequestToBookConfig = field(default_factory=RequestToBookConfig)
 
     @classmethod

@@ -3,8 +3,11 @@
 A client has an id and one or more secrets. Secrets are random UUID4 values generated here,
 shown once, and stored only as a salted SHA-256 hash: a 122-bit random secret cannot be guessed,
 so a slow password hash would add cost without adding protection. ``rotate`` adds a secret while
-the old ones stay valid; ``retire`` ends the old ones (the spec recommends a yearly rotation).
-Checks compare every live hash in constant time, also for unknown clients.
+the old ones stay valid; ``retire`` ends the old ones (the spec recommends a yearly rotation);
+``revoke`` cuts off a leaked one. Checks compare every live hash in constant time, also for unknown
+clients. Every token minted is recorded (``jti``, the secret it was minted with, expiry), and the
+receiver accepts only a recorded token whose secret is still live: a retired or revoked secret's
+tokens are refused at once, not when they expire.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ import time
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import pandas as pd
 
@@ -25,6 +29,7 @@ from workbench.notify.errors import CredentialError
 
 CLIENT_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{2,63}$")
 _DUMMY_HASH = "sha256$" + "00" * 16 + "$" + "00" * 32
+TOKEN_RECORD_MARGIN_SECONDS = 300.0   # records are kept this long past expiry (clock skew with margin)
 
 
 @dataclass(frozen=True)
@@ -88,7 +93,8 @@ class Credentials:
         return issued
 
     def retire(self, client_id: str, secret_id: str | None = None) -> list[str]:
-        """Retire ``secret_id``, or every live secret but the newest; the retired ids."""
+        """Retire ``secret_id``, or every live secret but the newest; the retired ids. Tokens minted
+        with a retired secret are refused from then on (the platform fetches a new one on the 401)."""
         self._require(client_id)
         live = self.db.query("SELECT secret_id FROM notify_client_secrets WHERE client_id = ? "
                              "AND retired_at IS NULL ORDER BY created_at DESC, secret_id", (client_id,))
@@ -107,15 +113,52 @@ class Credentials:
                        for t in targets])
         return targets
 
+    def revoke(self, client_id: str, secret_id: str | None = None) -> list[str]:
+        """Cut off ``secret_id`` (or, with None, every secret of the client) now: no new tokens, and
+        tokens already minted with it are refused from the next request on. The ids revoked."""
+        self._require(client_id)
+        rows = self.db.query("SELECT secret_id, retired_at FROM notify_client_secrets WHERE client_id = ? "
+                             "ORDER BY created_at, secret_id", (client_id,))
+        ids = [r[0] for r in rows]
+        if secret_id is not None and secret_id not in ids:
+            raise CredentialError(f"client `{client_id}` has no secret `{secret_id}`; its secrets: "
+                                  f"{', '.join(ids) or 'none'} (see `workbench notify credentials list`)")
+        targets = [secret_id] if secret_id is not None else ids
+        now = self.clock()
+        self.db.write([("UPDATE notify_client_secrets SET retired_at = ? WHERE secret_id = ? AND retired_at IS NULL",
+                        (now, t)) for t in targets])
+        return targets
+
     def authenticate(self, client_id: str, secret: str) -> bool:
         """True when ``secret`` matches a live secret of ``client_id`` (constant-time compare)."""
-        rows = self.db.query("SELECT secret_hash FROM notify_client_secrets WHERE client_id = ? "
+        return self.matching_secret(client_id, secret) is not None
+
+    def matching_secret(self, client_id: str, secret: str) -> str | None:
+        """The id of the live secret of ``client_id`` that ``secret`` matches, else None (constant time)."""
+        rows = self.db.query("SELECT secret_id, secret_hash FROM notify_client_secrets WHERE client_id = ? "
                              "AND retired_at IS NULL", (client_id,))
-        hashes = [r[0] for r in rows] or [_DUMMY_HASH]
-        ok = False
-        for stored in hashes:  # no early exit: time does not tell which one matched
-            ok = check_secret(secret, stored) | ok
-        return ok and bool(rows)
+        candidates = [(r[0], r[1]) for r in rows] or [("", _DUMMY_HASH)]
+        matched = None
+        for secret_id, stored in candidates:  # no early exit: time does not tell which one matched
+            if check_secret(secret, stored):
+                matched = secret_id
+        return matched if rows else None
+
+    def record_token(self, claims: dict[str, Any], secret_id: str) -> None:
+        """Remember a token minted with ``secret_id`` (and forget the records of expired ones)."""
+        self.db.write([
+            ("DELETE FROM notify_tokens WHERE expires_at < ?", (self.clock() - TOKEN_RECORD_MARGIN_SECONDS,)),
+            ("INSERT INTO notify_tokens (jti, client_id, secret_id, issued_at, expires_at) VALUES (?, ?, ?, ?, ?)",
+             (claims["jti"], claims["sub"], secret_id, float(claims["iat"]), float(claims["exp"]))),
+        ])
+
+    def token_is_live(self, claims: dict[str, Any]) -> bool:
+        """Whether a (verified) token was minted here with a secret that is still live."""
+        jti = claims.get("jti")
+        return isinstance(jti, str) and bool(self.db.query(
+            "SELECT 1 FROM notify_tokens t JOIN notify_client_secrets s ON s.secret_id = t.secret_id "
+            "WHERE t.jti = ? AND t.client_id = ? AND s.client_id = t.client_id AND s.retired_at IS NULL",
+            (jti, claims.get("sub"))))
 
     def frame(self) -> pd.DataFrame:
         """One row per secret: client_id, secret_id, created_at, retired_at, live (no hashes)."""

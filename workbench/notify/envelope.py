@@ -2,7 +2,8 @@
 
 Tolerant where the spec asks for tolerance - unknown fields and unknown types are kept, the
 whole body is stored as received - and strict only where storage needs it: the body must be a
-UTF-8 JSON object with a usable ``metadata.uuid`` (the de-duplication key).
+UTF-8 JSON object with a usable ``metadata.uuid`` (the de-duplication key). A leading UTF-8 byte
+order mark is dropped before storing: what is stored must read back as JSON (:func:`stored_document`).
 """
 
 from __future__ import annotations
@@ -15,6 +16,8 @@ from workbench.errors import InputError
 
 MAX_UUID_LENGTH = 256
 MAX_LABEL_LENGTH = 256
+MAX_DEPTH = 64           # deeper documents could not be read back by every reader (recursion limits)
+BOM = "\ufeff"
 
 
 class BadEnvelope(InputError, ValueError):
@@ -30,7 +33,7 @@ class Envelope:
     uuid: str
     type: str | None
     payload_version: str | None
-    text: str              # the body exactly as received (decoded)
+    text: str              # the body as received (decoded, without a leading byte order mark)
     document: dict[str, Any]
 
 
@@ -40,12 +43,15 @@ def parse_envelope(body: bytes) -> Envelope:
         text = body.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise BadEnvelope(f"body is not UTF-8 (byte {exc.start})") from None
+    text = text.removeprefix(BOM)  # stored without it, so every reader can parse what is stored
     try:
-        document = json.loads(text.removeprefix("\ufeff"), parse_constant=_refuse_constant)
+        document = json.loads(text, parse_constant=_refuse_constant)
     except (ValueError, RecursionError) as exc:
         raise BadEnvelope(f"body is not valid JSON: {str(exc)[:120]}") from None
     if not isinstance(document, dict):
         raise BadEnvelope(f"body must be a JSON object, not {_kind(document)}")
+    if _depth(document) > MAX_DEPTH:
+        raise BadEnvelope(f"body nests objects and arrays more than {MAX_DEPTH} levels deep")
     metadata = document.get("metadata")
     if not isinstance(metadata, dict):
         raise BadEnvelope("`metadata` is missing or not an object" if metadata is None
@@ -63,6 +69,21 @@ def parse_envelope(body: bytes) -> Envelope:
     return Envelope(uuid, _label(metadata.get("type")), _label(metadata.get("payloadVersion")), text, document)
 
 
+class UnreadableBody(ValueError):
+    """A stored body that is not a JSON object (stored by an older version, or changed by hand)."""
+
+
+def stored_document(body: str) -> dict[str, Any]:
+    """The JSON object of a stored body (a leading byte order mark is tolerated); :class:`UnreadableBody` else."""
+    try:
+        document = json.loads(body.removeprefix(BOM))
+    except (ValueError, RecursionError, TypeError, AttributeError) as exc:
+        raise UnreadableBody(f"not valid JSON ({str(exc)[:120]})") from None
+    if not isinstance(document, dict):
+        raise UnreadableBody(f"a JSON document that is {_kind(document)}, not an object")
+    return document
+
+
 def printable_body(body: bytes) -> str:
     """Any body as storable text (for dead letters): invalid bytes and NULs replaced."""
     return body.decode("utf-8", "replace").replace("\x00", "\ufffd")
@@ -75,6 +96,19 @@ def _label(value: Any) -> str | None:
     text = value if isinstance(value, str) else json.dumps(value)
     text = "".join(c if c.isprintable() or c == " " else "\ufffd" for c in text)
     return text[:MAX_LABEL_LENGTH]
+
+
+def _depth(document: Any) -> int:
+    """How deeply ``document`` nests objects and arrays (without recursion)."""
+    deepest, stack = 0, [(document, 1)]
+    while stack:
+        value, level = stack.pop()
+        children = value.values() if isinstance(value, dict) else value if isinstance(value, list) else ()
+        deepest = max(deepest, level)
+        if deepest > MAX_DEPTH:
+            break
+        stack.extend((child, level + 1) for child in children if isinstance(child, (dict, list)))
+    return deepest
 
 
 def _refuse_constant(name: str) -> Any:

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+import logging
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -12,7 +14,10 @@ from typing import Any
 import pandas as pd
 
 from workbench.notify.db import Database
+from workbench.notify.envelope import UnreadableBody, stored_document
 from workbench.notify.store import NotifyStore
+
+log = logging.getLogger(__name__)
 
 NOTIFICATION_COLUMNS = ["seq", "uuid", "type", "payload_version", "received_at", "client_id", "payload", "body"]
 _RELATIVE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(m|min|h|d|w)\s*$", re.IGNORECASE)
@@ -32,35 +37,72 @@ def parse_since(text: str, now: datetime | None = None) -> float:
     return (dt if dt.tzinfo else dt.replace(tzinfo=UTC)).timestamp()
 
 
-def notifications_frame(store: NotifyStore, since: float | None = None,
-                        types: Sequence[str] | None = None) -> pd.DataFrame:
+@dataclass(frozen=True)
+class UnreadableNotification:
+    """A stored notification whose body cannot be read as JSON; its row is kept, without payload."""
+
+    seq: int
+    uuid: str
+    type: str | None
+    received_at: float
+    reason: str
+
+    def message(self) -> str:
+        """One line: which message, why, and what to do."""
+        when = datetime.fromtimestamp(self.received_at, UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
+        return (f"notification `{self.uuid}` (type {self.type or '?'}, received {when}, seq {self.seq}) could not "
+                f"be read: its stored body is {self.reason}. Its row is kept without payload; read the raw text in "
+                "the `body` column (`--out FILE.csv`) and ask the platform to resend it by this uuid")
+
+
+Unreadable = Callable[[UnreadableNotification], None]
+
+
+def warn_unreadable(item: UnreadableNotification) -> None:
+    """The default handling of an unreadable body: a warning in the log (the frame keeps the row)."""
+    log.warning("%s", item.message())
+
+
+def notifications_frame(store: NotifyStore, since: float | None = None, types: Sequence[str] | None = None,
+                        on_unreadable: Unreadable = warn_unreadable) -> pd.DataFrame:
     """One row per stored notification, in arrival order.
 
     Columns: ``seq``, ``uuid``, ``type``, ``payload_version``, ``received_at`` (UTC), ``client_id``,
     ``payload`` (JSON text), ``body`` (the whole body as received), then one ``metadata_<key>``
-    column per extra metadata field seen (kept, never rejected).
+    column per extra metadata field seen (kept, never rejected). A body that cannot be read as JSON
+    keeps its row (``payload`` empty) and is handed to ``on_unreadable``: one bad message never
+    hides the others.
     """
     rows = store.notification_rows(since=since, types=types)
     records: list[dict[str, Any]] = []
     extras: list[str] = []
     for seq, uuid, type_, version, received_at, client_id, body in rows:
-        doc = json.loads(body)
-        payload = doc.get("payload")
         record = {"seq": int(seq), "uuid": uuid, "type": type_, "payload_version": version,
-                  "received_at": float(received_at), "client_id": client_id,
-                  "payload": json.dumps(payload, ensure_ascii=False), "body": body}
-        for key, value in (doc.get("metadata") or {}).items():
-            if key in ("uuid", "type", "payloadVersion"):
-                continue
-            col = f"metadata_{key}"
-            if col not in extras:
-                extras.append(col)
-            record[col] = value if value is None or isinstance(value, (str, int, float, bool)) else json.dumps(value)
+                  "received_at": float(received_at), "client_id": client_id, "payload": None, "body": body}
         records.append(record)
+        try:
+            record.update(_read_body(body, extras))
+        except (UnreadableBody, RecursionError, ValueError) as exc:
+            reason = str(exc) if isinstance(exc, UnreadableBody) else f"not readable ({type(exc).__name__})"
+            on_unreadable(UnreadableNotification(int(seq), uuid, type_, float(received_at), reason))
     frame = pd.DataFrame(records, columns=NOTIFICATION_COLUMNS + extras)
     frame["seq"] = frame["seq"].astype("int64")
     frame["received_at"] = pd.to_datetime(frame["received_at"].astype("float64"), unit="s", utc=True)
     return frame
+
+
+def _read_body(body: str, extras: list[str]) -> dict[str, Any]:
+    """``payload`` (JSON text) and the ``metadata_<key>`` cells of one stored body; new keys join ``extras``."""
+    doc = stored_document(body)
+    cells: dict[str, Any] = {"payload": json.dumps(doc.get("payload"), ensure_ascii=False)}
+    metadata = doc.get("metadata")
+    for key, value in (metadata if isinstance(metadata, dict) else {}).items():
+        if key in ("uuid", "type", "payloadVersion"):
+            continue
+        cells[f"metadata_{key}"] = value if value is None or isinstance(value, (str, int, float, bool)) \
+            else json.dumps(value)
+    extras.extend(col for col in cells if col != "payload" and col not in extras)
+    return cells
 
 
 def expand_payload(frame: pd.DataFrame, prefix: str = "payload.") -> pd.DataFrame:
@@ -85,7 +127,7 @@ def alerts_frame(store: NotifyStore) -> pd.DataFrame:
 
 
 def read_notifications(state_dir: str | Path, database_url: str | None = None, since: str | float | None = None,
-                       types: Sequence[str] | None = None) -> pd.DataFrame:
+                       types: Sequence[str] | None = None, on_unreadable: Unreadable = warn_unreadable) -> pd.DataFrame:
     """The notifications of a service's state directory (or database) as a frame.
 
     ``since`` is a Unix time or text such as ``"2h"``, ``"7d"`` or ``"2025-06-01"``.
@@ -93,6 +135,6 @@ def read_notifications(state_dir: str | Path, database_url: str | None = None, s
     store = NotifyStore(Database.open(state_dir, database_url))
     try:
         return notifications_frame(store, since=parse_since(since) if isinstance(since, str) else since,
-                                   types=types)
+                                   types=types, on_unreadable=on_unreadable)
     finally:
         store.close()

@@ -154,7 +154,7 @@ class KeyRing:
     def _file_lock(self) -> Iterator[None]:
         self.directory.mkdir(parents=True, exist_ok=True)
         self.directory.chmod(0o700)
-        with self._lock, open(self.directory / ".lock", "a+") as fh:
+        with self._lock, os.fdopen(os.open(self.directory / ".lock", os.O_RDWR | os.O_CREAT, 0o600), "a+") as fh:
             fcntl.flock(fh, fcntl.LOCK_EX)
             try:
                 yield

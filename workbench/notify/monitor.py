@@ -46,12 +46,20 @@ class Metrics:
         "notify_tokens_issued_total": ("counter", "Access tokens issued."),
         "notify_token_requests_refused_total": ("counter", "Token requests refused, by RFC 6749 error."),
         "notify_alerts_total": ("counter", "Alerts raised, by kind."),
+        "notify_connections_closed_total": ("counter", "Connections closed or refused by the server's guard, by "
+                                                       "reason: header_timeout, body_timeout, address_cap, total_cap."),
     }
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._counts: Counter[tuple[str, str, str]] = Counter()
         self.started_at = time.time()
+        self.open_connections = 0     # set by the connection guard of `notify serve`
+
+    def series(self, name: str) -> dict[str, int]:
+        """The values of counter ``name`` by label value (``{}`` when none was counted)."""
+        with self._lock:
+            return {value: n for (nm, _, value), n in self._counts.items() if nm == name}
 
     def inc(self, name: str, label: str = "", value: str = "", by: int = 1) -> None:
         with self._lock:

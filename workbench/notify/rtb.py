@@ -12,7 +12,6 @@ Requests come from stored notifications whose types and payload fields are confi
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -22,7 +21,9 @@ from typing import Any
 import pandas as pd
 
 from workbench.notify.config import RequestToBookConfig
+from workbench.notify.envelope import UnreadableBody, stored_document
 from workbench.notify.errors import InvalidTransition, LateDecision
+from workbench.notify.frames import Unreadable, UnreadableNotification, warn_unreadable
 from workbench.notify.monitor import Alert
 from workbench.notify.store import NotifyStore
 
@@ -48,6 +49,7 @@ class RtbEvent:
     checkin: date | None = None
     checkout: date | None = None
     note: str = ""
+    unreadable: str = ""           # why the stored body could not be read ("" when it could)
 
 
 @dataclass(frozen=True)
@@ -129,33 +131,38 @@ class RequestToBook:
         self.config = config or RequestToBookConfig()
         self.clock = clock
 
-    def events(self) -> list[RtbEvent]:
+    def events(self, on_unreadable: Unreadable = warn_unreadable) -> list[RtbEvent]:
+        """The request-to-book notifications; an unreadable body still gives its event (id: the uuid)."""
         cfg = self.config
         kinds = {**{t: "request" for t in cfg.request_types}, **{t: "booked" for t in cfg.booked_types},
                  **{t: "expired" for t in cfg.expired_types}, **{t: "cancelled" for t in cfg.cancelled_types}}
         out = []
-        for _seq, uuid, type_, _pv, received_at, _client, body in self.store.notification_rows(types=sorted(kinds)):
-            out.append(event_from_body(kinds[type_], uuid, float(received_at), body, cfg))
+        for seq, uuid, type_, _pv, received_at, _client, body in self.store.notification_rows(types=sorted(kinds)):
+            event = event_from_body(kinds[type_], uuid, float(received_at), body, cfg)
+            if event.unreadable:
+                on_unreadable(UnreadableNotification(int(seq), uuid, type_, float(received_at), event.unreadable))
+            out.append(event)
         return out
 
     def decisions(self) -> dict[str, Decision]:
         rows = self.store.db.query("SELECT request_id, decision, decided_at, note FROM notify_rtb_decisions")
         return {r[0]: Decision(r[0], r[1], float(r[2]), r[3] or "") for r in rows}
 
-    def states(self, now: float | None = None) -> list[RequestState]:
+    def states(self, now: float | None = None, on_unreadable: Unreadable = warn_unreadable) -> list[RequestState]:
         now = self.clock() if now is None else now
         grouped: dict[str, list[RtbEvent]] = {}
-        for e in self.events():
+        for e in self.events(on_unreadable):
             grouped.setdefault(e.request_id, []).append(e)
         decisions = self.decisions()
         return [derive_state(evs, decisions.get(rid), now, self.config) for rid, evs in grouped.items()]
 
-    def frame(self, now: float | None = None, open_only: bool = False) -> pd.DataFrame:
+    def frame(self, now: float | None = None, open_only: bool = False,
+              on_unreadable: Unreadable = warn_unreadable) -> pd.DataFrame:
         """One row per request: state, deadline and time left (open requests first, by deadline)."""
         now = self.clock() if now is None else now
         warn = self.config.warn_before_hours * 3600.0
         rows = []
-        for s in self.states(now):
+        for s in self.states(now, on_unreadable):
             if open_only and s.state not in OPEN_STATES:
                 continue
             left = s.deadline - now if s.deadline is not None else None
@@ -178,7 +185,7 @@ class RequestToBook:
         if decision not in DECISIONS:
             raise InvalidTransition(f"decision must be `accept` or `decline`, not `{decision}`")
         now = self.clock() if now is None else now
-        state = next((s for s in self.states(now) if s.request_id == request_id), None)
+        state = next((s for s in self.states(now, _quiet) if s.request_id == request_id), None)
         if state is None:
             raise InvalidTransition(f"no request-to-book request `{request_id}` has been received")
         if state.decision is not None:
@@ -196,14 +203,14 @@ class RequestToBook:
                                        (request_id, decision, now, note))])
         if counts[0] != 1:
             raise InvalidTransition(f"request `{request_id}` was decided by someone else meanwhile")
-        return next(s for s in self.states(now) if s.request_id == request_id)
+        return next(s for s in self.states(now, _quiet) if s.request_id == request_id)
 
     def deadline_alerts(self, now: float | None = None) -> list[Alert]:
         """An alert for each open request whose window ends within ``warn_before_hours``."""
         now = self.clock() if now is None else now
         warn = self.config.warn_before_hours * 3600.0
         alerts = []
-        for s in self.states(now):
+        for s in self.states(now, _quiet):  # checked every minute: `requests` and `list` name unreadable bodies
             if s.state in OPEN_STATES and s.deadline is not None and s.deadline - now <= warn:
                 who = "partner decision" if s.state == AWAITING_DECISION else "guest confirmation"
                 minutes = max(0, int((s.deadline - now) // 60))
@@ -218,13 +225,22 @@ class RequestToBook:
 
 
 def event_from_body(kind: str, uuid: str, received_at: float, body: str, config: RequestToBookConfig) -> RtbEvent:
-    """An :class:`RtbEvent` from a stored body, noting any configured field that is missing."""
+    """An :class:`RtbEvent` from a stored body, noting any configured field that is missing.
+
+    A body that cannot be read still gives an event (id: the notification uuid, time: its arrival),
+    so the request and its 24-hour window stay visible.
+    """
+    unreadable = ""
     try:
-        payload = json.loads(body).get("payload")
-    except (ValueError, AttributeError):
-        payload = None
+        payload = stored_document(body).get("payload")
+    except (UnreadableBody, RecursionError) as exc:
+        payload, unreadable = None, str(exc) if isinstance(exc, UnreadableBody) else "not readable (too deep)"
     notes = []
-    if not isinstance(payload, dict):
+    if unreadable:
+        payload = {}
+        notes.append(f"stored body could not be read ({unreadable}); its raw text is in `workbench notify list "
+                     "--out FILE.csv`")
+    elif not isinstance(payload, dict):
         payload = {}
         notes.append("payload is not an object")
 
@@ -244,7 +260,11 @@ def event_from_body(kind: str, uuid: str, received_at: float, body: str, config:
         notes.append(f"payload has no usable `{config.checkin_field}`")
     hotel = field_value(config.hotel_id_field)
     return RtbEvent(kind, str(rid), at, uuid, None if hotel is None else str(hotel), checkin,
-                    _parse_date(field_value(config.checkout_field)), "; ".join(notes))
+                    _parse_date(field_value(config.checkout_field)), "; ".join(notes), unreadable)
+
+
+def _quiet(item: UnreadableNotification) -> None:
+    """Unreadable bodies are reported by the listings, not again by every decision or deadline check."""
 
 
 def _parse_date(value: Any) -> date | None:

@@ -15,6 +15,7 @@ import hashlib
 import logging
 import queue
 import threading
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -110,6 +111,9 @@ class NotifyStore:
         self._start_lock = threading.Lock()
         self.batches = 0
         self.largest_batch = 0
+        self.last_error: tuple[float, str] | None = None        # time and reason of the last failed write
+        self.last_saved: float | None = None                    # when a notification was last committed
+        self.last_save_error: tuple[float, str] | None = None   # when and why one last failed
 
     # writing
 
@@ -121,6 +125,12 @@ class NotifyStore:
         return self.execute("INSERT INTO notify_dead_letters (received_at, client_id, reason, content_type, body) "
                             "VALUES (?, ?, ?, ?, ?)", (letter.received_at, letter.client_id, letter.reason,
                                                        letter.content_type, letter.body))
+
+    def probe(self, now: float) -> cf.Future[int]:
+        """A one-row write through the writer: it commits only when the store can accept notifications
+        (disk not full, database writable and reachable)."""
+        return self.execute("INSERT INTO notify_health (id, checked_at) VALUES (1, ?) "
+                            "ON CONFLICT (id) DO UPDATE SET checked_at = excluded.checked_at", (now,))
 
     def execute(self, sql: str, params: Sequence[Any] = ()) -> cf.Future[int]:
         """Queue one statement for the writer; the future gives its row count after commit."""
@@ -181,13 +191,26 @@ class NotifyStore:
                     conn = self._write(conn, [op])
                 return conn
             log.error("could not store: %s", exc)
+            self.last_error = (time.time(), str(exc) or type(exc).__name__)
+            if isinstance(batch[0], _SaveNotification):
+                self.last_save_error = self.last_error
             _resolve(batch[0].future, exc=exc if isinstance(exc, StoreError) else StoreError(str(exc)))
             return conn
         self.batches += 1
+        if any(isinstance(op, _SaveNotification) for op in batch):
+            self.last_saved = time.time()
         self.largest_batch = max(self.largest_batch, len(batch))
         for op, result in zip(batch, results, strict=True):
             _resolve(op.future, result)
         return conn
+
+    def refusing(self, now: float, window: float) -> str | None:
+        """Why notifications are being refused: the last one failed (within ``window`` s) and none was
+        stored since; None when the store took the last one (or its failure is older than ``window``)."""
+        failed = self.last_save_error
+        if failed is None or now - failed[0] > window or (self.last_saved or 0.0) > failed[0]:
+            return None
+        return failed[1]
 
     # reading
 

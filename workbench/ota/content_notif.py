@@ -39,66 +39,59 @@ import numpy as np
 import pandas as pd
 from lxml import etree
 
+from loaders.content_schema import CONTENT_COLUMNS, PART_FIELDS, STAR_RATING
 from workbench.ota.ns import OTA_NS, child, children, localname, parse_xml
 from workbench.ota.response import Notice, parse_response
 
 VERSION = "1.0"
 NEW, OVERLAY = "New", "Overlay"
 NOTIF_TYPES = (NEW, OVERLAY)
-STAR_RATING = "Star rating"
 #: UniqueID@Type of the property id in the answer (OTA code list UIT 10 = hotel)
 PROPERTY_ID_TYPE = "10"
 BUILD_HOTEL = "BuildHotel"
 
 KEY_COLUMNS = {"hotel_code": "Int64", "custom_id": "string", "property": "string"}
 PROVENANCE = ("source", "sheet", "row")
-_TAX = {"code": "Int64", "amount": "float64", "percent": "float64", "decimal_places": "Int64", "type": "string",
-        "charge_frequency": "Int64", "inv_code": "string"}
-_S, _I, _F, _L, _D = "string", "Int64", "float64", "object", "datetime64[ns]"
+_I = "Int64"
 
 #: the columns of each part after its key (``hotel_code``, ``custom_id``, ``property``) and before its
-#: provenance (``source``, ``sheet``, ``row``), with their dtypes: the contract of ``loaders.read_content``
+#: provenance (``source``, ``sheet``, ``row``), with their dtypes: ``loaders.content_schema``'s, the one
+#: declaration of the columns and of the OTA path of each
 PART_COLUMNS: dict[str, dict[str, str]] = {
-    "Property": {
-        "notif_type": _S, "hotel_name": _S, "language_code": _S, "currency_code": _S, "target": _S,
-        "property_class_code": _I, "exists_code": _I, "sellable_units": _I, "latitude": _F, "longitude": _F,
-        "legal_entity_id": _I, "check_in_time": _S, "check_out_time": _S, "star_rating": _I, "booking_model": _S,
-        "pricing_type": _S, "total_floors": _I, "accept_long_stay": _I, "max_length_of_stay": _I, "grace_hours": _I,
-        "grace_weeks": _I, "prevent_likely_cancelled": _I, "no_cvc": _I, "view_cc_details": _I,
-        "require_guest_address": _I, "require_guest_contact_number": _I, "has_age_restriction": _I,
-        "age_restriction_min": _I, "age_restriction_max": _I, "has_curfew": _I, "curfew_start": _S,
-        "curfew_end": _S, "tax_registered_in_vcs": _I, "tax_has_vat": _I, "tax_declares_revenue": _I,
-        "tax_category": _I, "tax_nature_category": _I, "overwrite_future_fees": _I, "empty_parts": _L},
-    "Contacts": {
-        "profile_type": _S, "hide_address": _I, "address_language": _S, "address_line": _S, "city": _S,
-        "postcode": _S, "country": _S, "state_code": _S, "address_hotel_name": _S, "name_language": _S,
-        "gender": _S, "given_name": _S, "surname": _S, "job_title": _S, "email": _S, "phone": _S,
-        "phone_tech_type": _I, "phone_extension": _S},
-    "Languages": {"language_code": _S},
-    "Policies": {
-        "cancel_policy_code": _I, "no_show_penalty": _S, "guarantee_policy_code": _I,
-        "prepayment_effective_from": _S, "pets_allowed": _S, "pets_non_refundable_fee": _S,
-        "total_guest_count": _I, "accepted_guest_type": _S, "min_guest_age": _I},
-    "Taxes": dict(_TAX),
-    "Fees": {**_TAX, "min_age": _I, "max_age": _I, "conditions": _L, "internet_type": _S,
-             "internet_coverage": _S, "parking_type": _S, "parking_reservation": _S, "parking_property": _S},
-    "Services": {"code": _I, "exists_code": _I, "included": _S, "price": _I, "currency_code": _S,
-                 "features": _L, "types": _L, "breakfast_items": _L},
-    "Restaurants": {
-        "restaurant_name": _S, "offer_breakfast": _I, "offer_brunch": _I, "offer_dinner": _I, "offer_lunch": _I,
-        "cuisines": _L, "features": _L, "ambiances": _L, "dietary_options": _L, "mon": _I, "tue": _I, "wed": _I,
-        "thu": _I, "fri": _I, "sat": _I, "sun": _I, "open_start": _S, "open_end": _S},
-    "Attractions": {"category_code": _I, "attraction_name": _S, "distance": _F, "distance_unit": _S,
-                    "language_code": _S},
-    "Transport": {
-        "transport_type_code": _I, "journey_minutes": _I, "departure_interval": _I,
-        "departure_upon_arrangement": _I, "junction_name": _S, "line_name": _S, "motorway_name": _S,
-        "start_type": _S, "start_code": _S, "price_amount": _F, "price_currency": _S},
-    "Payments": {"payment_type_code": _I},
-    "Invoice": {"tax_type": _S, "tax_number": _S, "invoice_email": _S, "city_hall_id": _S, "birth_date": _D},
-    "Phrases": {"phrase_name": _S, "enabled": _I, "option_name": _S, "option_value": _S},
-    "Awards": {"provider": _S, "rating": _I},
-}
+    part: {c: t for c, t in columns.items() if c not in {*KEY_COLUMNS, *PROVENANCE}}
+    for part, columns in CONTENT_COLUMNS.items()}
+
+
+def _attribute_index() -> dict[tuple[str, str], tuple[tuple[str, str], ...]]:
+    out: dict[tuple[str, str], tuple[tuple[str, str], ...]] = {}
+    for part, fields in PART_FIELDS.items():
+        for f in fields:
+            if f.attribute is not None and not f.not_sent and f.kind != "list":
+                out[(part, f.element)] = (*out.get((part, f.element), ()), (f.name, f.attribute))
+    return out
+
+
+#: (part, element path under HDC) -> the (column, attribute) pairs the schema puts on that element
+_ATTRIBUTES = _attribute_index()
+_LEG = ("HotelInfo/RelativePositions/RelativePosition/Transportations/Transportation/TPA_Extensions/Route/Leg")
+_LEG_CHILDREN = ("TransportType", "JourneyTime", "Departure", "Junction", "Line", "Motorway", "Start", "Price")
+_SERVICE = "HotelInfo/Services/Service"
+_COMPANY = "HotelInfo/OwnershipManagementInfos/OwnershipManagementInfo/CompanyName"
+_ITPA = "HotelInfo/TPA_Extensions"
+_REST = "FacilityInfo/Restaurants/Restaurant"
+_OPERATION_TIME = f"{_REST}/OperationSchedules/OperationSchedule/OperationTimes/OperationTime"
+_PENALTY = "Policies/Policy/CancelPolicy/CancelPenalty"
+_GUARANTEE = "Policies/Policy/GuaranteePaymentPolicy/GuaranteePayment"
+_POLICY_INFO = "Policies/Policy/PolicyInfo"
+_FEE = "Policies/Policy/FeePolicies/FeePolicy"
+_ADDRESS = "ContactInfos/ContactInfo/Addresses/Address"
+_HIDDEN = "ContactInfos/ContactInfo/HiddenAddress"
+_PHRASE = "TPA_Extensions/StandardPhrases/StandardPhrase"
+_WEEKDAYS = tuple((c, a) for c, a in _ATTRIBUTES[("Restaurants", _OPERATION_TIME)] if c not in ("open_start", "open_end"))
+#: (part, column) -> (holder path, item tag, attribute) of a list column: one item element per value
+_LISTS: dict[tuple[str, str], tuple[str, str, str]] = {
+    (part, f.name): (f.element.rpartition("/")[0], f.element.rpartition("/")[2], str(f.attribute))
+    for part, fields in PART_FIELDS.items() for f in fields if f.kind == "list" and not f.not_sent}
 PARTS: tuple[str, ...] = tuple(PART_COLUMNS)
 #: parts that are lists of rows (every part but Property): the ones an Overlay can drop
 LIST_PARTS: tuple[str, ...] = PARTS[1:]
@@ -121,9 +114,6 @@ PLATFORM_ATTRIBUTES: frozenset[tuple[str, str]] = frozenset({
 PLATFORM_SPELLINGS: dict[str, str] = {"SurName": "Surname"}
 #: elements the platform uses beyond OTA 2014B (besides TPA_Extensions), removed for a schema check
 PLATFORM_ELEMENTS: frozenset[str] = frozenset({"HiddenAddress", "Types", "Items", "HotelName"})
-_WEEKDAYS = (("mon", "Mon"), ("tue", "Tue"), ("wed", "Weds"), ("thu", "Thur"), ("fri", "Fri"), ("sat", "Sat"),
-             ("sun", "Sun"))
-
 
 def _q(tag: str) -> str:
     return f"{{{OTA_NS}}}{tag}"
@@ -165,6 +155,23 @@ def _sub(parent: etree._Element, tag: str, attrs: Mapping[str, object] | None = 
     if text is not None and not _missing(text):
         el.text = _text(text)
     return el
+
+
+def _attrs(part: str, element: str, row: Mapping[str, object]) -> dict[str, object]:
+    """The attributes the schema puts on ``element`` (a path under HDC), with the row's values."""
+    return {attr: row.get(col) for col, attr in _ATTRIBUTES[(part, element)]}
+
+
+def _items(parent: etree._Element, parent_path: str, part: str, column: str, values: list[object]) -> None:
+    """A list column's values, one item element each, under the holder its schema path names below ``parent``."""
+    if not values:
+        return
+    holder_path, item, attr = _LISTS[(part, column)]
+    holder = parent
+    for tag in holder_path.removeprefix(parent_path).strip("/").split("/"):
+        holder = child(holder, tag) if child(holder, tag) is not None else _sub(holder, tag)
+    for v in values:
+        _sub(holder, item, {attr: v})
 
 
 def _has(row: Mapping[str, object], *names: str) -> bool:
@@ -246,10 +253,10 @@ def build_content(parts: Mapping[str, pd.DataFrame] | Mapping[str, list[dict]], 
     root = etree.Element(_q("OTA_HotelDescriptiveContentNotifRQ"), nsmap={None: OTA_NS}, Version=VERSION,
                          TimeStamp=ts)
     hdcs = etree.SubElement(root, _q("HotelDescriptiveContents"))
+    own = _attrs("Property", "", prop)
     h = _Hdc(_sub(hdcs, "HotelDescriptiveContent", {
         "HotelDescriptiveContentNotifType": notif_type, "HotelCode": hotel_code, "ID": custom_id,
-        "HotelName": prop.get("hotel_name"), "LanguageCode": prop.get("language_code"),
-        "CurrencyCode": prop.get("currency_code"), "Target": prop.get("target")}))
+        **{a: v for a, v in own.items() if a != "HotelDescriptiveContentNotifType"}}))
     rows = {p: _records(parts.get(p)) for p in LIST_PARTS}
     _hotel_info(h, prop, rows, notif_type)
     _facility_info(h, rows["Restaurants"])
@@ -270,65 +277,48 @@ def _hotel_info(h: _Hdc, prop: dict, rows: dict[str, list[dict]], notif_type: st
         transports = _sub(rel, "Transportations")
         for r in rows["Transport"]:
             leg = _sub(_sub(_sub(_sub(transports, "Transportation"), "TPA_Extensions"), "Route"), "Leg")
-            _sub(leg, "TransportType", {"Code": r.get("transport_type_code")})
-            _sub(leg, "JourneyTime", {"Minutes": r.get("journey_minutes")})
-            if _has(r, "departure_interval", "departure_upon_arrangement"):
-                _sub(leg, "Departure", {"Interval": r.get("departure_interval"),
-                                        "UponArrangement": r.get("departure_upon_arrangement")})
-            for col, tag in (("junction_name", "Junction"), ("line_name", "Line"), ("motorway_name", "Motorway")):
-                if _has(r, col):
-                    _sub(leg, tag, {"Name": r.get(col)})
-            if _has(r, "start_type", "start_code"):
-                _sub(leg, "Start", {"Type": r.get("start_type"), "Code": r.get("start_code")})
-            if _has(r, "price_amount", "price_currency"):
-                _sub(leg, "Price", {"Amount": r.get("price_amount"), "CurrencyCode": r.get("price_currency")})
+            for tag in _LEG_CHILDREN:  # TransportType and JourneyTime are required; the others when given
+                attrs = _attrs("Transport", f"{_LEG}/{tag}", r)
+                if tag in ("TransportType", "JourneyTime") or any(not _missing(v) for v in attrs.values()):
+                    _sub(leg, tag, attrs)
     if _has(prop, "property_class_code", "exists_code", "sellable_units"):
         codes = _sub(info, "CategoryCodes")
         if _has(prop, "property_class_code", "exists_code"):
-            _sub(codes, "HotelCategory", {"Code": prop.get("property_class_code"),
-                                          "ExistsCode": prop.get("exists_code")})
+            _sub(codes, "HotelCategory", _attrs("Property", "HotelInfo/CategoryCodes/HotelCategory", prop))
         if _has(prop, "sellable_units"):
-            _sub(codes, "GuestRoomInfo", {"Quantity": prop.get("sellable_units")})
+            _sub(codes, "GuestRoomInfo", _attrs("Property", "HotelInfo/CategoryCodes/GuestRoomInfo", prop))
     if _has(prop, "latitude", "longitude"):
-        _sub(info, "Position", {"Latitude": prop.get("latitude"), "Longitude": prop.get("longitude")})
+        _sub(info, "Position", _attrs("Property", "HotelInfo/Position", prop))
     if rows["Services"]:
         services = _sub(info, "Services")
         for r in rows["Services"]:
-            s = _sub(services, "Service", {"Code": r.get("code"), "ExistsCode": r.get("exists_code"),
-                                           "Included": r.get("included"), "Price": r.get("price"),
-                                           "CurrencyCode": r.get("currency_code")})
-            for tag, item, attr, col in (("Features", "Feature", "DescriptiveText", "features"),
-                                         ("Types", "Type", "Code", "types"),
-                                         ("Items", "Item", "Code", "breakfast_items")):
-                if r.get(col):
-                    holder = _sub(s, tag)
-                    for v in r[col]:
-                        _sub(holder, item, {attr: v})
+            s = _sub(services, "Service", _attrs("Services", _SERVICE, r))
+            for col in ("features", "types", "breakfast_items"):
+                _items(s, _SERVICE, "Services", col, r.get(col) or [])
     if _has(prop, "legal_entity_id") or notif_type == NEW:  # "only for new properties; the array itself is required"
         owners = _sub(info, "OwnershipManagementInfos")
         if _has(prop, "legal_entity_id"):
-            _sub(_sub(owners, "OwnershipManagementInfo"), "CompanyName", {"Code": prop.get("legal_entity_id")})
+            _sub(_sub(owners, "OwnershipManagementInfo"), "CompanyName", _attrs("Property", _COMPANY, prop))
     if rows["Languages"]:
         langs = _sub(info, "Languages")
         for r in rows["Languages"]:
-            _sub(langs, "Language", {"LanguageCode": r.get("language_code")})
+            _sub(langs, "Language", _attrs("Languages", "HotelInfo/Languages/Language", r))
     tpa_rows = rows["Payments"] or rows["Invoice"] or _has(prop, "no_cvc", "view_cc_details")
     if tpa_rows:
         tpa = _sub(info, "TPA_Extensions")
         if rows["Payments"]:
             pays = _sub(tpa, "AcceptedPayments")
             for r in rows["Payments"]:
-                _sub(pays, "AcceptedPayment", {"PaymentTypeCode": r.get("payment_type_code")})
+                _sub(pays, "AcceptedPayment", _attrs("Payments", f"{_ITPA}/AcceptedPayments/AcceptedPayment", r))
         if rows["Invoice"]:
             r = rows["Invoice"][0]
             inv = _sub(tpa, "InvoiceDetails")
-            for col, tag, attr in (("tax_type", "InvoiceTaxType", "Type"), ("tax_number", "InvoiceTaxNumber", "Code"),
-                                   ("invoice_email", "InvoiceAddress", "Email"),
-                                   ("city_hall_id", "CityHallInfo", "Id"), ("birth_date", "BirthDate", "Date")):
-                if _has(r, col):
-                    _sub(inv, tag, {attr: r.get(col)})
+            for tag in ("InvoiceTaxType", "InvoiceTaxNumber", "InvoiceAddress", "CityHallInfo", "BirthDate"):
+                attrs = _attrs("Invoice", f"{_ITPA}/InvoiceDetails/{tag}", r)
+                if any(not _missing(v) for v in attrs.values()):
+                    _sub(inv, tag, attrs)
         if _has(prop, "no_cvc", "view_cc_details"):
-            _sub(tpa, "PaymentPreferences", {"NoCVC": prop.get("no_cvc"), "ViewCCDetails": prop.get("view_cc_details")})
+            _sub(tpa, "PaymentPreferences", _attrs("Property", f"{_ITPA}/PaymentPreferences", prop))
 
 
 def _facility_info(h: _Hdc, rows: list[dict]) -> None:
@@ -337,39 +327,17 @@ def _facility_info(h: _Hdc, rows: list[dict]) -> None:
     restaurants = _sub(h.get("FacilityInfo"), "Restaurants")
     for group in _groups(rows, "restaurant_name"):
         first = group[0]
-        rest = _sub(restaurants, "Restaurant", {
-            "RestaurantName": first.get("restaurant_name"), "OfferBreakfast": _first(group, "offer_breakfast"),
-            "OfferBrunch": _first(group, "offer_brunch"), "OfferDinner": _first(group, "offer_dinner"),
-            "OfferLunch": _first(group, "offer_lunch")})
+        rest = _sub(restaurants, "Restaurant", {attr: first.get(col) if col == "restaurant_name" else _first(group, col)
+                                                for col, attr in _ATTRIBUTES[("Restaurants", _REST)]})
         # OTA 2014B RestaurantType order: OperationSchedules, CuisineCodes, TPA_Extensions; the Restaurants
         # extension adds Features after them
         times = [r for r in group if _has(r, "open_start")]
         if times:
             ops = _sub(_sub(_sub(rest, "OperationSchedules"), "OperationSchedule"), "OperationTimes")
             for r in times:
-                _sub(ops, "OperationTime", {**{attr: r.get(col) for col, attr in _WEEKDAYS},
-                                            "Start": r.get("open_start"), "End": r.get("open_end")})
-        cuisines = _first_list(group, "cuisines")
-        if cuisines:
-            holder = _sub(rest, "CuisineCodes")
-            for c in cuisines:
-                _sub(holder, "CuisineCode", {"Code": c})
-        ambiances, dietary = _first_list(group, "ambiances"), _first_list(group, "dietary_options")
-        if ambiances or dietary:
-            tpa = _sub(rest, "TPA_Extensions")
-            if ambiances:
-                holder = _sub(tpa, "Ambiances")
-                for a in ambiances:
-                    _sub(holder, "Ambiance", {"Name": a})
-            if dietary:
-                holder = _sub(tpa, "DietaryOptions")
-                for d in dietary:
-                    _sub(holder, "DietaryOption", {"Name": d})
-        features = _first_list(group, "features")
-        if features:
-            holder = _sub(rest, "Features")
-            for f in features:
-                _sub(holder, "Feature", {"DescriptiveText": f})
+                _sub(ops, "OperationTime", _attrs("Restaurants", _OPERATION_TIME, r))
+        for col in ("cuisines", "ambiances", "dietary_options", "features"):
+            _items(rest, _REST, "Restaurants", col, _first_list(group, col))
 
 
 def _policies(h: _Hdc, prop: dict, rows: dict[str, list[dict]]) -> None:
@@ -383,26 +351,26 @@ def _policies(h: _Hdc, prop: dict, rows: dict[str, list[dict]]) -> None:
     if penalties:
         cancel = _sub(policy, "CancelPolicy")
         for r in penalties:
-            pen = _sub(cancel, "CancelPenalty", {"PolicyCode": r.get("cancel_policy_code")})
+            pen = _sub(cancel, "CancelPenalty", _attrs("Policies", _PENALTY, r))
             if _has(r, "no_show_penalty"):
-                _sub(_sub(pen, "TPA_Extensions"), "NoShowPolicy", {"Penalty": r.get("no_show_penalty")})
+                _sub(_sub(pen, "TPA_Extensions"), "NoShowPolicy",
+                     _attrs("Policies", f"{_PENALTY}/TPA_Extensions/NoShowPolicy", r))
     guarantees = [r for r in pol_rows if _has(r, "guarantee_policy_code")]
     if guarantees:
         gpp = _sub(policy, "GuaranteePaymentPolicy")
         for r in guarantees:
-            g = _sub(gpp, "GuaranteePayment", {"PolicyCode": r.get("guarantee_policy_code")})
+            g = _sub(gpp, "GuaranteePayment", _attrs("Policies", _GUARANTEE, r))
             if _has(r, "prepayment_effective_from"):
-                _sub(_sub(g, "TPA_Extensions"), "PrepaymentPolicy", {"EffectiveFrom": r.get("prepayment_effective_from")})
-    info = {"CheckInTime": prop.get("check_in_time"), "CheckOutTime": prop.get("check_out_time"),
-            "TotalGuestCount": _first(pol_rows, "total_guest_count"),
-            "AcceptedGuestType": _first(pol_rows, "accepted_guest_type"),
-            "MinGuestAge": _first(pol_rows, "min_guest_age")}
+                _sub(_sub(g, "TPA_Extensions"), "PrepaymentPolicy",
+                     _attrs("Policies", f"{_GUARANTEE}/TPA_Extensions/PrepaymentPolicy", r))
+    info = {**_attrs("Property", _POLICY_INFO, prop),
+            **{attr: _first(pol_rows, col) for col, attr in _ATTRIBUTES[("Policies", _POLICY_INFO)]}}
     if any(not _missing(v) for v in info.values()):
         _sub(policy, "PolicyInfo", info)
     if taxes:
         holder = _sub(policy, "TaxPolicies")
         for r in taxes:
-            _sub(holder, "TaxPolicy", _tax_attrs(r))
+            _sub(holder, "TaxPolicy", _attrs("Taxes", "Policies/Policy/TaxPolicies/TaxPolicy", r))
     pets, fee = _first(pol_rows, "pets_allowed"), _first(pol_rows, "pets_non_refundable_fee")
     if pets is not None or fee is not None:
         holder = _sub(policy, "PetsPolicies", {"PetsAllowedCode": pets})
@@ -411,29 +379,15 @@ def _policies(h: _Hdc, prop: dict, rows: dict[str, list[dict]]) -> None:
     if fees:
         holder = _sub(policy, "FeePolicies")
         for r in fees:
-            f = _sub(holder, "FeePolicy", {**_tax_attrs(r), "MinAge": r.get("min_age"), "MaxAge": r.get("max_age")})
-            if r.get("conditions") or _has(r, "internet_type", "internet_coverage", "parking_type",
-                                           "parking_reservation", "parking_property"):
-                tpa = _sub(f, "TPA_Extensions")
-                if r.get("conditions"):
-                    holder_c = _sub(tpa, "Conditions")
-                    for c in r["conditions"]:
-                        _sub(holder_c, "Condition", {"Type": c})
-                if _has(r, "internet_type", "internet_coverage"):
-                    _sub(tpa, "InternetFeePolicy", {"InternetType": r.get("internet_type"),
-                                                    "InternetCoverage": r.get("internet_coverage")})
-                if _has(r, "parking_type", "parking_reservation", "parking_property"):
-                    _sub(tpa, "ParkingFeePolicy", {"ParkingType": r.get("parking_type"),
-                                                   "ParkingReservation": r.get("parking_reservation"),
-                                                   "ParkingProperty": r.get("parking_property")})
+            f = _sub(holder, "FeePolicy", _attrs("Fees", _FEE, r))
+            _items(f, _FEE, "Fees", "conditions", r.get("conditions") or [])
+            for tag in ("InternetFeePolicy", "ParkingFeePolicy"):
+                attrs = _attrs("Fees", f"{_FEE}/TPA_Extensions/{tag}", r)
+                if any(not _missing(v) for v in attrs.values()):
+                    _sub(child(f, "TPA_Extensions") if child(f, "TPA_Extensions") is not None
+                         else _sub(f, "TPA_Extensions"), tag, attrs)
     if _has(prop, "overwrite_future_fees"):
-        _sub(policy, "TPA_Extensions", {"OverwriteFutureFees": prop.get("overwrite_future_fees")})
-
-
-def _tax_attrs(r: dict) -> dict[str, object]:
-    return {"Code": r.get("code"), "Amount": r.get("amount"), "Percent": r.get("percent"),
-            "DecimalPlaces": r.get("decimal_places"), "Type": r.get("type"),
-            "ChargeFrequency": r.get("charge_frequency"), "InvCode": r.get("inv_code")}
+        _sub(policy, "TPA_Extensions", _attrs("Property", "Policies/Policy/TPA_Extensions", prop))
 
 
 def _area_info(h: _Hdc, rows: list[dict]) -> None:
@@ -441,9 +395,7 @@ def _area_info(h: _Hdc, rows: list[dict]) -> None:
         return
     holder = _sub(h.get("AreaInfo"), "Attractions")
     for r in rows:
-        _sub(holder, "Attraction", {"AttractionCategoryCode": r.get("category_code"),
-                                    "AttractionName": r.get("attraction_name"), "Distance": r.get("distance"),
-                                    "DistanceUnit": r.get("distance_unit"), "LanguageCode": r.get("language_code")})
+        _sub(holder, "Attraction", _attrs("Attractions", "AreaInfo/Attractions/Attraction", r))
 
 
 def _affiliation(h: _Hdc, prop: dict, rows: list[dict]) -> None:
@@ -453,7 +405,7 @@ def _affiliation(h: _Hdc, prop: dict, rows: list[dict]) -> None:
     if _has(prop, "star_rating"):
         _sub(awards, "Award", {"Provider": STAR_RATING, "Rating": prop.get("star_rating")})
     for r in rows:
-        _sub(awards, "Award", {"Provider": r.get("provider"), "Rating": r.get("rating")})
+        _sub(awards, "Award", _attrs("Awards", "AffiliationInfo/Awards/Award", r))
 
 
 def _contacts(h: _Hdc, rows: list[dict]) -> None:
@@ -464,18 +416,18 @@ def _contacts(h: _Hdc, rows: list[dict]) -> None:
                     "address_hotel_name")
     name_cols = ("name_language", "gender", "given_name", "surname", "job_title")
     for group in _groups(rows, "profile_type"):
-        info = _sub(infos, "ContactInfo", {"ContactProfileType": group[0].get("profile_type")})
+        info = _sub(infos, "ContactInfo", _attrs("Contacts", "ContactInfos/ContactInfo", group[0]))
         # ContactInfoType (OTA 2014B) order: Names, Addresses, Phones, Emails, ...; HiddenAddress is the platform's
         hide = _first(group, "hide_address")
         name = next((r for r in group if _has(r, *name_cols)), None)
         address = next((r for r in group if _has(r, *address_cols)), None)
         if name is not None:
-            n = _sub(_sub(info, "Names"), "Name", {"Language": name.get("name_language"), "Gender": name.get("gender")})
+            n = _sub(_sub(info, "Names"), "Name", _attrs("Contacts", "ContactInfos/ContactInfo/Names/Name", name))
             for col, tag in (("given_name", "GivenName"), ("surname", "SurName"), ("job_title", "JobTitle")):
                 if _has(name, col):
                     _sub(n, tag, text=name.get(col))
         if address is not None:
-            a = _sub(_sub(info, "Addresses"), "Address", {"Language": address.get("address_language")})
+            a = _sub(_sub(info, "Addresses"), "Address", _attrs("Contacts", _ADDRESS, address))
             if _has(address, "address_line"):
                 _sub(a, "AddressLine", text=address.get("address_line"))
             if _has(address, "city"):
@@ -483,7 +435,7 @@ def _contacts(h: _Hdc, rows: list[dict]) -> None:
             if _has(address, "postcode"):
                 _sub(a, "PostalCode", text=address.get("postcode"))
             if _has(address, "state_code"):
-                _sub(a, "StateProv", {"StateCode": address.get("state_code")})
+                _sub(a, "StateProv", _attrs("Contacts", f"{_ADDRESS}/StateProv", address))
             if _has(address, "country"):
                 _sub(a, "CountryName", text=address.get("country"))
             if _has(address, "address_hotel_name"):
@@ -492,36 +444,22 @@ def _contacts(h: _Hdc, rows: list[dict]) -> None:
         if phones:
             holder = _sub(info, "Phones")
             for r in phones:
-                _sub(holder, "Phone", {"PhoneNumber": r.get("phone"), "PhoneTechType": r.get("phone_tech_type"),
-                                       "Extension": r.get("phone_extension")})
+                _sub(holder, "Phone", _attrs("Contacts", "ContactInfos/ContactInfo/Phones/Phone", r))
         emails = [r for r in group if _has(r, "email")]
         if emails:
             holder = _sub(info, "Emails")
             for r in emails:
                 _sub(holder, "Email", text=r.get("email"))
         if hide is not None:
-            _sub(info, "HiddenAddress", {"ShouldHideAddress": hide})
+            _sub(info, "HiddenAddress", {attr: hide for _, attr in _ATTRIBUTES[("Contacts", _HIDDEN)]})
 
 
-_GUEST_INFO = (("require_guest_address", "RequireGuestAddress"),
-               ("require_guest_contact_number", "RequireGuestContactNumber"),
-               ("has_age_restriction", "HasAgeRestriction"), ("age_restriction_min", "AgeRestrictionMin"),
-               ("age_restriction_max", "AgeRestrictionMax"), ("has_curfew", "HasCurfew"),
-               ("curfew_start", "CurfewStart"), ("curfew_end", "CurfewEnd"))
-_TAX_INFO = (("tax_registered_in_vcs", "PropertyRegisteredInVcs"), ("tax_has_vat", "PropertyHasVat"),
-             ("tax_declares_revenue", "PropertyDeclaresRevenue"), ("tax_category", "PropertyTaxCategory"),
-             ("tax_nature_category", "PropertyNatureCategory"))
-#: HDC/TPA_Extensions children that carry Property columns: (element, ((column, attribute), ...))
-_HDC_TPA: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
-    ("GuestInformation", _GUEST_INFO),
-    ("PropertyTaxInfo", _TAX_INFO),
-    ("PreventLikelyToBeCancelledBookings", (("prevent_likely_cancelled", "Enabled"),)),
-    ("CancellationGracePeriod", (("grace_hours", "HoursAfterBooking"), ("grace_weeks", "WeeksBeforeCheckIn"))),
-    ("TotalNumberOfFloors", (("total_floors", "Number"),)),
-    ("PricingType", (("pricing_type", "Value"),)),
-    ("LongStayInfo", (("accept_long_stay", "AcceptLongStay"), ("max_length_of_stay", "MaxLengthOfStay"))),
-    ("BookingModel", (("booking_model", "Type"),)),
-)
+#: HDC/TPA_Extensions children that carry Property columns: (element, ((column, attribute), ...)), the
+#: attributes as the schema declares them
+_HDC_TPA: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = tuple(
+    (tag, _ATTRIBUTES[("Property", f"TPA_Extensions/{tag}")])
+    for tag in ("GuestInformation", "PropertyTaxInfo", "PreventLikelyToBeCancelledBookings", "CancellationGracePeriod",
+                "TotalNumberOfFloors", "PricingType", "LongStayInfo", "BookingModel"))
 
 
 def _hdc_extensions(h: _Hdc, prop: dict, phrases: list[dict]) -> None:
@@ -532,13 +470,13 @@ def _hdc_extensions(h: _Hdc, prop: dict, phrases: list[dict]) -> None:
     if phrases:
         holder = _sub(tpa, "StandardPhrases")
         for group in _groups(phrases, "phrase_name"):
-            p = _sub(holder, "StandardPhrase", {"Name": group[0].get("phrase_name"),
-                                                "Enabled": _first(group, "enabled")})
+            p = _sub(holder, "StandardPhrase", {attr: group[0].get(col) if col == "phrase_name" else _first(group, col)
+                                                for col, attr in _ATTRIBUTES[("Phrases", _PHRASE)]})
             options = [r for r in group if _has(r, "option_name")]
             if options:
                 ops = _sub(p, "Options")
                 for r in options:
-                    _sub(ops, "Option", {"Name": r.get("option_name")}, text=r.get("option_value"))
+                    _sub(ops, "Option", _attrs("Phrases", f"{_PHRASE}/Options/Option", r), text=r.get("option_value"))
     for tag, cols in used:
         _sub(tpa, tag, {attr: prop.get(col) for col, attr in cols})
 

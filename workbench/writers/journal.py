@@ -217,6 +217,13 @@ class Journal(RateCells, Items):
         row = self.db.execute("SELECT body FROM requests WHERE request_id=?", (request_id,)).fetchone()
         return bytes(row[0]) if row is not None else b""
 
+    def accepted_requests(self, target: str, kind: str) -> list[tuple[int, str, str | None, bytes]]:
+        """``(hotel_code, key, made, body)`` of every request of ``kind`` the platform accepted for ``target``,
+        oldest first (what was sent and taken: e.g. the room facts the platform's read does not show)."""
+        rows = self.db.execute("SELECT hotel_code, key, made, body FROM requests WHERE target=? AND kind=? AND "
+                               "status='success' ORDER BY request_id", (target, kind)).fetchall()
+        return [(int(h), str(k), None if m is None else str(m), bytes(b)) for h, k, m, b in rows]
+
     def runs(self) -> pd.DataFrame:
         return pd.read_sql_query("SELECT * FROM runs ORDER BY run_id", self.db)
 

@@ -11,7 +11,10 @@ current state (read with OTA_HotelDescriptiveInfo) with the analyst's change mer
   the analyst did not mention are sent again; one is removed only when asked (``Value`` 0 or
   ``remove``), as ``Value="0"``; the spec's exception (an update of bed types only leaves other
   amenities alone, and vice versa) is used, so only the kind that changes is sent;
-- sub-rooms are sent only as the whole list (:mod:`workbench.writers.room_subrooms`);
+- sub-rooms are sent only as the whole list (:mod:`workbench.writers.room_subrooms`), and an empty list only
+  when the analyst asks to remove them all;
+- what earlier pushes sent (``sent``, :mod:`workbench.writers.room_sent`) fills the facts the read lacks; a room
+  type an earlier push created (the ``mapping``) whose part is unknown gets a warning, not an error;
 - ``Active`` 0 / 1 deactivates / reactivates (``InvStatusType``);
 - a room type to create that is already on the platform (its RoomID in the mapping of earlier
   pushes, the same RoomID when the read carries RoomIDs, else the same name) is not created again:
@@ -43,6 +46,7 @@ from workbench.writers.room_amenities import (
     state_of,
 )
 from workbench.writers.room_parts import ATTRIBUTE_PARTS, UNKNOWN, RoomContext, attribute_part, status_part
+from workbench.writers.room_sent import with_sent
 from workbench.writers.room_subrooms import subrooms_part
 from workbench.writers.room_values import integer, text, value, wire
 
@@ -96,12 +100,19 @@ class RoomsPlan:
 
 
 def plan_rooms(rooms: pd.DataFrame, subrooms: pd.DataFrame, amenities: pd.DataFrame,
-               platform: PlatformRooms | None, *, mapping: pd.DataFrame | None = None) -> RoomsPlan:
+               platform: PlatformRooms | None, *, mapping: pd.DataFrame | None = None,
+               sent: PlatformRooms | None = None) -> RoomsPlan:
     """The requests that bring the platform to the sheet (see the module docstring), with the diff.
     ``platform`` None: the state was not read, so only what the sheet states whole can be planned.
-    ``mapping``: RoomID -> InvCode of room types created by earlier pushes."""
+    ``mapping``: RoomID -> InvCode of room types created by earlier pushes (their parts whose content is
+    unknown are not sent, with a warning). ``sent``: what earlier pushes sent and the platform accepted
+    (:func:`workbench.writers.room_sent.sent_rooms`), filling the facts the read lacks."""
     read = platform is not None
     state = platform if platform is not None else PlatformRooms.empty()
+    if platform is not None and sent is not None:
+        state = with_sent(platform, sent)
+    ours = set() if mapping is None or not len(mapping) else set(zip(
+        mapping["hotel_code"].astype("string"), mapping["inv_code"].astype("string"), strict=True))
     headers = {**subrooms.attrs.get("headers", {}), **amenities.attrs.get("headers", {}),
                **rooms.attrs.get("headers", {})}
     rooms = rooms.assign(room_key=room_keys(rooms))
@@ -158,7 +169,8 @@ def plan_rooms(rooms: pd.DataFrame, subrooms: pd.DataFrame, amenities: pd.DataFr
             ctx.room_name = ctx.room_name or text(cur["room_name"])
         unknown = state.unknown_facts(hotel, inv) if read else frozenset(FACTS)
         known_only = "created" if text(first["inv_code"]) is None else "reactivated" if read and cur is None else None
-        req = _overlay(ctx, row, cur, subs, amen, state, unknown, known_only=known_only)
+        req = _overlay(ctx, row, cur, subs, amen, state, unknown, known_only=known_only,
+                       ours=(str(hotel), inv) in ours)
         if req is not None and not ctx.failed:
             requests.append(req)
     records += [i for c in contexts for i in c.issues] + _too_many(requests, prooms)
@@ -256,20 +268,24 @@ _KNOWN_ONLY = {
 
 
 def _overlay(ctx: RoomContext, row: pd.Series | None, cur: pd.Series | None, subs: pd.DataFrame, amen: pd.DataFrame,
-             state: PlatformRooms, unknown: frozenset[str], *, known_only: str | None = None) -> PlannedRequest | None:
+             state: PlatformRooms, unknown: frozenset[str], *, known_only: str | None = None,
+             ours: bool = False) -> PlannedRequest | None:
     """The Overlay of one room type. ``known_only`` (``created``: the row asked to create a room type
     already on the platform; ``reactivated``: an inactive one is reactivated): what the read does not
     carry is not compared and not sent, and a warning says so."""
     inv = str(ctx.inv)
     skipped: list[str] | None = [] if known_only else None
-    room = attribute_part(ctx, "Room", row, cur, unknown, skipped)
-    occ = attribute_part(ctx, "Occupancy", row, cur, unknown, skipped)
-    payable = attribute_part(ctx, "TPA_Extensions/Occupancy", row, cur, unknown, skipped)
-    qty = attribute_part(ctx, "Quantities", row, cur, unknown, skipped)
-    name = attribute_part(ctx, "Description", row, cur, unknown, skipped)
-    if known_only and SUBROOMS_FACT in unknown and (len(subs) or amen["subroom"].notna().any()):
+    room = attribute_part(ctx, "Room", row, cur, unknown, skipped, ours)
+    occ = attribute_part(ctx, "Occupancy", row, cur, unknown, skipped, ours)
+    payable = attribute_part(ctx, "TPA_Extensions/Occupancy", row, cur, unknown, skipped, ours)
+    qty = attribute_part(ctx, "Quantities", row, cur, unknown, skipped, ours)
+    name = attribute_part(ctx, "Description", row, cur, unknown, skipped, ours)
+    count_row = row  # the row whose SubRoomCount states the sub-rooms whole
+    if known_only and SUBROOMS_FACT in unknown and (len(subs) or amen["subroom"].notna().any()
+                                                    or (row is not None and value(row["subroom_count"]) is not None)):
+        # the sub-rooms are not compared: neither the sheet's rows nor its SubRoomCount plan the part
         skipped = [*(skipped or []), "its sub-rooms and their beds"]
-        subs, amen = subs.iloc[:0], amen[amen["subroom"].isna()]
+        subs, amen, count_row = subs.iloc[:0], amen[amen["subroom"].isna()], None
     if known_only and AMENITIES_FACT in unknown and amen["subroom"].isna().any():
         skipped = [*(skipped or []), "its amenities"]
         amen = amen[amen["subroom"].notna()]
@@ -288,7 +304,7 @@ def _overlay(ctx: RoomContext, row: pd.Series | None, cur: pd.Series | None, sub
         s = state.subrooms
         cur_subs = s[(s["hotel_code"] == ctx.hotel) & (s["inv_code"].astype("string") == inv)]
         cur_beds = cur_amen[cur_amen["subroom"].notna()]
-    subrooms = subrooms_part(ctx, row, subs, amen[amen["subroom"].notna()], cur_subs, cur_beds)
+    subrooms = subrooms_part(ctx, count_row, subs, amen[amen["subroom"].notna()], cur_subs, cur_beds, ours)
     status = status_part(ctx, row, cur is not None)
     if ctx.failed or all(p is None for p in (room, occ, payable, qty, name, amenities, subrooms, status)):
         return None

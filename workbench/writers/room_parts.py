@@ -22,6 +22,8 @@ from workbench.ota.descriptive_info import SUBROOMS_FACT
 from workbench.writers.room_values import integer, same, text, value, wire
 
 UNKNOWN = "(not in the platform's read)"
+#: the warning of a part not sent because its content is unknown, for a room type an earlier push created
+NOT_COMPARED = "part_not_compared"
 
 ROOM_ATTRS = {"room_id": "RoomID", "room_type": "RoomType", "size_measurement": "SizeMeasurement",
               "size_measurement_unit": "SizeMeasurementUnit", "non_smoking": "NonSmoking", "quantity": "Quantity"}
@@ -96,10 +98,13 @@ def _render(columns: dict[str, str], values: dict[str, object], unknown: set[str
 
 
 def attribute_part(ctx: RoomContext, part: str, row: pd.Series | None, cur: pd.Series | None,
-                   unknown: frozenset[str], skipped: list[str] | None = None) -> dict[str, str] | None:
+                   unknown: frozenset[str], skipped: list[str] | None = None,
+                   ours: bool = False) -> dict[str, str] | None:
     """The attributes to send for ``part`` (OTA names), or None when the part is not sent. With
     ``skipped`` (a row to create that is already on the platform), facts the read did not carry are
-    not compared: their names are added to ``skipped`` and they are not sent."""
+    not compared: their names are added to ``skipped`` and they are not sent. ``ours``: an earlier push
+    created the room type (the mapping), so a part whose content is unknown is not sent with a warning
+    (re-pushing the same workbook is not refused) rather than refused."""
     columns = ATTRIBUTE_PARTS[part]
     stated = {c: value(row[c]) for c in columns if row is not None and value(row[c]) is not None}
     if skipped is not None:
@@ -118,6 +123,13 @@ def attribute_part(ctx: RoomContext, part: str, row: pd.Series | None, cur: pd.S
         assert row is not None  # something was stated
         names = ", ".join(f"`{ctx.header(row, c, columns[c])}`" for c in missing)
         whole = ", ".join(columns.values())
+        if ours:
+            ctx.issue(row, touched[0], columns[touched[0]], NOT_COMPARED,
+                      f"`{ctx.header(row, touched[0], columns[touched[0]])}` of {ctx.label} is in the `{part}` part, "
+                      f"which an Overlay replaces as a whole ({whole}); an earlier push created the room type, and "
+                      f"{ctx.why_unknown()} for {names}, so the part cannot be compared and is not sent (the platform "
+                      f"keeps what it has): to change it, fill in {names} on this row too", severity="warning")
+            return None
         ctx.issue(row, touched[0], columns[touched[0]], "part_incomplete",
                   f"`{ctx.header(row, touched[0], columns[touched[0]])}` of {ctx.label} is in the `{part}` part, "
                   f"which an Overlay replaces as a whole ({whole}); {ctx.why_unknown()} for {names}, so sending "
@@ -149,14 +161,23 @@ def status_part(ctx: RoomContext, row: pd.Series | None, in_read: bool) -> str |
     return None
 
 
-def subrooms_unknown_issue(ctx: RoomContext, rows: list[pd.Series], has_room_row: bool) -> None:
-    """The SubRooms part cannot be sent: it replaces every sub-room (with its beds) and they are not known."""
+def subrooms_unknown_issue(ctx: RoomContext, rows: list[pd.Series], has_room_row: bool, ours: bool = False) -> None:
+    """The SubRooms part cannot be sent: it replaces every sub-room (with its beds) and they are not known.
+    ``ours`` (an earlier push created the room type): a warning, the part is not sent; else an error."""
     first = rows[0]
     column = next((c for c in ("max_guests", "number", "private_bathroom", "subroom_type", "amenity_code")
                    if c in first and value(first[c]) is not None), "subroom")
     fallback = {"max_guests": "MaxGuests", "number": "Number", "private_bathroom": "PrivateBathroom",
                 "subroom_type": "RoomType", "amenity_code": "AmenityCode"}.get(column, "SubRoom")
     where = ("on its Rooms row" if has_room_row else f"on a Rooms row for InvCode {ctx.inv} (add one)")
+    if ours:
+        ctx.issue(first, column, fallback, NOT_COMPARED,
+                  f"the sub-rooms of {ctx.label} (created by an earlier push) are not sent: the `SubRooms` part "
+                  f"replaces every sub-room and their beds, and {ctx.why_unknown()} (sub-rooms are not in it), so the "
+                  "sheet cannot be compared with them and the platform keeps what it has; to change them, list every "
+                  "sub-room on the SubRooms sheet, their beds on the Amenities sheet, and their number in "
+                  f"`SubRoomCount` {where}", severity="warning")
+        return
     ctx.issue(first, column, fallback, "part_incomplete",
               f"changing sub-room `{text(first['subroom'])}` of {ctx.label} sends the `SubRooms` part, which replaces "
               f"every sub-room of the room and their beds, and {ctx.why_unknown()} (sub-rooms are not in it): list "
@@ -164,5 +185,5 @@ def subrooms_unknown_issue(ctx: RoomContext, rows: list[pd.Series], has_room_row
               f"in `SubRoomCount` {where} (PART_INCOMPLETE)")
 
 
-__all__ = ["ATTRIBUTE_PARTS", "RoomContext", "SUBROOMS_FACT", "UNKNOWN", "attribute_part", "status_part",
-           "subrooms_unknown_issue"]
+__all__ = ["ATTRIBUTE_PARTS", "NOT_COMPARED", "RoomContext", "SUBROOMS_FACT", "UNKNOWN", "attribute_part",
+           "status_part", "subrooms_unknown_issue"]

@@ -8,6 +8,9 @@ The part replaces all the room's sub-rooms and their beds, so it is sent only wh
 - **read**: the platform's answer carried the room's sub-rooms (the published one does not), then
   the sheet's rows are merged into them by key (``Bedroom 1`` …), blank cells keeping what is stored.
 
+An empty part (no sub-room at all) removes every sub-room and bed: it is sent only when the analyst
+asked for that, with ``SubRoomCount`` 0 or a ``Remove`` on every stored sub-room.
+
 Otherwise the part is not sent and the first sheet row about a sub-room gets the issue.
 """
 
@@ -72,9 +75,11 @@ def _render(subs: list[Sub] | None) -> str:
 
 
 def subrooms_part(ctx: RoomContext, row: pd.Series | None, subs: pd.DataFrame, beds: pd.DataFrame,
-                  cur_subs: pd.DataFrame | None, cur_beds: pd.DataFrame | None) -> tuple[SubRoom, ...] | None:
+                  cur_subs: pd.DataFrame | None, cur_beds: pd.DataFrame | None,
+                  ours: bool = False) -> tuple[SubRoom, ...] | None:
     """The whole SubRooms part to send, or None (unchanged, or not whole: then an issue is recorded).
-    ``cur_subs``/``cur_beds`` are None when the read did not carry the room's sub-rooms."""
+    ``cur_subs``/``cur_beds`` are None when the read did not carry the room's sub-rooms; ``ours``: an earlier
+    push created the room type (a part that is not whole is then a warning, not an error)."""
     count = integer(row["subroom_count"]) if row is not None else None
     if subs.empty and beds.empty and count is None:
         return None
@@ -93,7 +98,7 @@ def subrooms_part(ctx: RoomContext, row: pd.Series | None, subs: pd.DataFrame, b
                 return None
     elif stored is None:
         rows = [r for _, r in subs.iterrows()] + [r for _, r in beds.iterrows()]
-        subrooms_unknown_issue(ctx, rows, row is not None)
+        subrooms_unknown_issue(ctx, rows, row is not None, ours)
         return None
     else:
         merged = _merged(ctx, stored, subs, beds)
@@ -103,9 +108,29 @@ def subrooms_part(ctx: RoomContext, row: pd.Series | None, subs: pd.DataFrame, b
     if stored is not None and len(stored) == len(desired) and all(a.same_as(b) for a, b in zip(stored, desired,
                                                                                                  strict=True)):
         return None
+    if not desired and not _removes_all(ctx, row, count, subs, stored):
+        return None
     _diff(ctx, stored, desired)
     ctx.part("SubRooms", "every sub-room and its beds", _render(stored), _render(desired))
     return tuple(s.message() for s in desired)
+
+
+def _removes_all(ctx: RoomContext, row: pd.Series | None, count: int | None, subs: pd.DataFrame,
+                 stored: list[Sub] | None) -> bool:
+    """An empty ``SubRooms`` removes every sub-room and bed: it is sent only when the analyst said so, with
+    ``SubRoomCount`` 0 or a ``Remove`` on every stored sub-room; otherwise the part is not sent and the row
+    that states the count gets the issue."""
+    if count == 0:
+        return True
+    removed = set(subs.loc[subs["remove"].fillna(False).astype(bool), "subroom"].astype(str))
+    if count is None and stored and {s.key for s in stored} <= removed:
+        return True
+    if row is not None and count is not None:
+        ctx.issue(row, "subroom_count", "SubRoomCount", "part_incomplete",
+                  f"`SubRoomCount` of {ctx.label} is {count}, but the SubRooms sheet lists none of its sub-rooms: "
+                  "sending the `SubRooms` part would remove every sub-room and its beds; list the sub-rooms on the "
+                  "SubRooms sheet, or put 0 in `SubRoomCount` to remove them all (PART_INCOMPLETE)")
+    return False
 
 
 def _stated(subs: pd.DataFrame, beds: pd.DataFrame) -> list[Sub]:

@@ -11,7 +11,6 @@ property and the sheet's RoomID (or name); the InvCode it got comes from the ans
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -33,6 +32,7 @@ from workbench.writers.kind import Answer, Kind, Resolution
 from workbench.writers.outcome import KindInfo
 from workbench.writers.overlay import PlannedRequest
 from workbench.writers.planned import Planned
+from workbench.writers.room_sent import AcceptedRoomRequest
 
 OPERATION = "OTA_HotelInvNotif"
 ROOMS = KindInfo("rooms", "Rooms push",
@@ -78,7 +78,7 @@ def planned_rooms(requests: Iterable[PlannedRequest], rows: Mapping[tuple[int, s
             where = pd.DataFrame([{"source": s, "sheet": h, "row": n} for s, h, n in r.rows],
                                  columns=["source", "sheet", "row"])
         room = r.inv_code or f"new {r.room_id or r.room_name or ''}".strip()
-        out.append(Planned("rooms", OPERATION, f"{r.hotel_code}/{r.inv_code or ref}", body, str(r.hotel_code),
+        out.append(Planned("rooms", OPERATION, ref or f"{r.hotel_code}/{r.inv_code}", body, str(r.hotel_code),
                            f"{r.notif_type} {room}", hotel_code=r.hotel_code, messages=1, items=len(r.parts.split(", ")),
                            state=part_items(body), rows=where.assign(column="", locator=None, item=None),
                            creates=ref, idempotent=r.notif_type != NEW, source=r,
@@ -87,32 +87,15 @@ def planned_rooms(requests: Iterable[PlannedRequest], rows: Mapping[tuple[int, s
     return out
 
 
-def drop_accepted_parts(requests: Sequence[PlannedRequest], state: PlatformRooms | None,
-                        accepted: Mapping[str, str]) -> tuple[list[PlannedRequest], list[PlannedRequest]]:
-    """The requests without the parts the platform's read cannot show whose content is what the journal
-    says was last accepted (sending them again would change nothing); requests left with no part are
-    returned apart (unchanged). A part the read carries was compared with the read by the planner."""
-    kept: list[PlannedRequest] = []
-    unchanged: list[PlannedRequest] = []
-    for r in requests:
-        if r.notif_type == NEW or not r.inv_code:
-            kept.append(r)
-            continue
-        unknown = state.unknown_facts(r.hotel_code, str(r.inv_code)) if state is not None else frozenset(
-            f for facts in PART_FACTS.values() for f in facts)
-        sent = {p.part: p.text for p in sent_parts(r.body)}
-        drop = {part for part, text in sent.items() if part in PART_FACTS
-                and any(f in unknown for f in PART_FACTS[part])
-                and accepted.get(f"{r.hotel_code}/{r.inv_code}/{part}") == text}
-        if not drop:
-            kept.append(r)
-            continue
-        cleared: dict[str, Any] = {part: None for part in drop}
-        message = dataclasses.replace(r.message, **cleared)
-        left = [p for p in sent if p not in drop]
-        target = unchanged if not left else kept
-        target.append(dataclasses.replace(r, message=message))
-    return kept, unchanged
+def accepted_rooms(requests: Iterable[tuple[int, str, str | None, bytes]]) -> list[AcceptedRoomRequest]:
+    """The room-type requests the journal says the platform accepted (``Journal.accepted_requests``), each
+    with its room type's InvCode (for a New, the one its answer gave)."""
+    out = []
+    for hotel, key, made, body in requests:
+        inv = made or key.split("/", 1)[-1]  # an Overlay's key is <hotel>/<InvCode>; a New's, its reference
+        if made or sent_parts(body)[0].notif_type != NEW:
+            out.append(AcceptedRoomRequest(hotel, inv, body))
+    return out
 
 
 @dataclass(frozen=True)
@@ -217,5 +200,5 @@ class RoomsKind(Kind):
                 "it was made; it is not created again. Check the property's room types and put the InvCode on the row")
 
 
-__all__ = ["OPERATION", "RESULT_COLUMNS", "ROOMS", "RoomRequest", "RoomsKind", "drop_accepted_parts",
+__all__ = ["OPERATION", "RESULT_COLUMNS", "ROOMS", "RoomRequest", "RoomsKind",
            "folder_planned", "part_items", "planned_rooms", "room_ref", "unchanged"]

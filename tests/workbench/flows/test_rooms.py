@@ -206,8 +206,13 @@ def test_creation_maps_roomid_to_invcode_and_fills_a_copy_of_the_workbook(fake, 
     filled = check_rooms(tmp_path / "filled.xlsx")
     assert filled.rooms["inv_code"].tolist() == ["500"]
     assert filled.amenities["inv_code"].tolist() == ["500", "500"]
-    again = push_rooms(check_rooms(path), SETTINGS, client=client, mapping=tmp_path / "map.csv")
-    assert len(platform.sent) == 1 and again.results.empty  # its RoomID is in the mapping: nothing created twice
+    known = push_rooms(check_rooms(path), SETTINGS, client=client, mapping=tmp_path / "map.csv")
+    assert len(platform.sent) == 1 and known.results.empty  # the journal knows what was sent: nothing to send
+    assert known.plan.issues.empty  # and nothing it cannot compare
+    # another journal (nothing sent from it): its RoomID is in the mapping, so nothing is created twice
+    again = push_rooms(check_rooms(path), SETTINGS, client=client, mapping=tmp_path / "map.csv",
+                       journal=tmp_path / "other-journal.sqlite")
+    assert len(platform.sent) == 1 and again.results.empty
     assert again.mapping["how"].tolist() == ["found on the platform before sending (its RoomID is in the mapping)"]
     assert len(pd.read_csv(tmp_path / "map.csv")) == 1
     # what the read does not carry (RoomID, sub-rooms) is not compared and not sent, and the analyst is told
@@ -216,7 +221,8 @@ def test_creation_maps_roomid_to_invcode_and_fills_a_copy_of_the_workbook(fake, 
     assert ("; `RoomID`, its sub-rooms and their beds cannot be compared with the platform's read, so they are not "
             "sent: to change them, put InvCode 500 on the row") in warning.message
     # without the mapping the platform's read (no RoomID) is matched by name, and says so
-    by_name = push_rooms(check_rooms(path), SETTINGS, client=client, mapping=tmp_path / "other.csv")
+    by_name = push_rooms(check_rooms(path), SETTINGS, client=client, mapping=tmp_path / "other.csv",
+                         journal=tmp_path / "other-journal.sqlite")
     assert len(platform.sent) == 1 and by_name.results.empty
     assert by_name.mapping["how"].tolist() == ["found on the platform before sending (same name)"]
     assert "matched_by_name" in set(by_name.plan.issues["rule"])
@@ -402,3 +408,50 @@ def test_cli_validate_push_dry_run_and_fetch(sandbox, tmp_path) -> None:
     assert res.exit_code == 1 and "part_incomplete" in res.output and "Traceback" not in res.output
     res = runner.invoke(app, ["validate", "rooms", str(tmp_path / "missing.xlsx")])
     assert res.exit_code == 2 and "does not exist" in res.output
+
+
+def _apartment(write_xlsx, name: str, room_id: int, whole: bool = True) -> object:
+    """A new apartment, the way an analyst fills a workbook to create one; ``whole``: with SubRoomCount and the
+    Room part's size and units (the sub-rooms and the Room part stated whole)."""
+    rooms = ROOMS + ["SubRoomCount", "SizeMeasurement", "SizeMeasurementUnit", "Quantity"]
+    stated = [2, 50, "sqm", 1] if whole else [None, None, None, None]
+    return write_xlsx({"Rooms": [rooms, [1000005, None, room_id, "Apartment", f"Loft {room_id}", 4, 4, 2, 1, *stated]],
+                       "SubRooms": [SUBS, [1000005, None, room_id, "Bedroom 1", "Bedroom", 2, None],
+                                    [1000005, None, room_id, "Bathroom 1", "Bathroom", None, 1]],
+                       "Amenities": [AMEN, [1000005, None, room_id, None, 59, None, None],
+                                     [1000005, None, room_id, "Bedroom 1", 58, 1, None]]}, name=name)
+
+
+@pytest.mark.parametrize(("second", "whole"), [("same workbook", True), ("filled copy", True),
+                                               ("filled copy", False)])
+def test_sandbox_a_second_push_of_a_new_apartment_keeps_its_sub_rooms_and_beds(sandbox, write_xlsx, tmp_path,
+                                                                                second, whole) -> None:
+    """Issue 22: the second push (the room type now known by the mapping, the read without sub-rooms) sent an
+    empty `<SubRooms/>`, and the platform replaced the sub-rooms and their beds with nothing; the filled copy
+    without SubRoomCount was refused (part_incomplete) although nothing changed."""
+    room_id = {("same workbook", True): 5301, ("filled copy", True): 5302, ("filled copy", False): 5303}[
+        (second, whole)]
+    path = _apartment(write_xlsx, f"apartment-{room_id}.xlsx", room_id, whole)
+    first = push_rooms(check_rooms(path), sandbox.settings, mapping=tmp_path / "map.csv",
+                       workbook_copy=tmp_path / "filled.xlsx")
+    assert first.ok, first.results
+    inv = first.mapping["inv_code"].iloc[0]
+
+    def stored() -> tuple[list, list]:
+        return ([s for s in _state(sandbox, "subrooms") if s["InvCode"] == inv],
+                [a for a in _state(sandbox, "amenities") if a["InvCode"] == inv and a["SubRoom"]])
+    before = stored()
+    assert [s["RoomType"] for s in before[0]] == ["Bedroom", "Bathroom"] and len(before[1]) == 1
+    again = push_rooms(check_rooms(path if second == "same workbook" else tmp_path / "filled.xlsx"),
+                       sandbox.settings, mapping=tmp_path / "map.csv")
+    assert again.ok, again.plan.issues
+    assert stored() == before
+    assert all(r.message.subrooms != () for r in again.plan.requests)  # never an empty SubRooms
+    if not whole:  # the journal knows what the first push sent: nothing changed, nothing is sent
+        assert again.results.empty and again.plan.issues.empty
+        # from another journal nothing can be compared: nothing is sent, and the analyst is told what to fill in
+        blind = push_rooms(check_rooms(tmp_path / "filled.xlsx"), sandbox.settings, mapping=tmp_path / "map.csv",
+                           journal=tmp_path / "other-journal.sqlite")
+        assert blind.results.empty and stored() == before
+        assert set(blind.plan.issues["rule"]) == {"part_not_compared"}
+        assert (blind.plan.issues["severity"] == "warning").all()

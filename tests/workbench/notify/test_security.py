@@ -176,6 +176,7 @@ BAD_BODIES = [
     ("uuid with a NUL", b'{"metadata": {"uuid": "a\\u0000b"}}', "control characters"),
     ("uuid too long", json.dumps({"metadata": {"uuid": "u" * 300}}).encode(), "longer than"),
     ("NaN", b'{"metadata": {"uuid": "n"}, "payload": NaN}', "not valid JSON"),
+    ("nested 65 deep", b'{"metadata": {"uuid": "d"}, "payload": ' + b"[" * 64 + b"]" * 64 + b"}", "levels deep"),
 ]
 
 

@@ -13,8 +13,9 @@ from hypothesis import strategies as st
 from expectations import bed_types
 from loaders.schemas import AMENITIES_COLUMNS, ROOMS_COLUMNS, SUBROOMS_COLUMNS, empty_frame
 from workbench.ota.descriptive_info import PlatformRooms, parse_descriptive_info
-from workbench.ota.inv_notif import Amenity, SubRoom
+from workbench.ota.inv_notif import NEW, Amenity, RoomTypeMessage, SubRoom, build_inv_notif
 from workbench.writers.overlay import plan_rooms
+from workbench.writers.room_sent import AcceptedRoomRequest, sent_rooms, with_sent
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "descriptive_info"
 PUBLISHED = parse_descriptive_info((FIXTURES / "published.xml").read_bytes())
@@ -132,6 +133,99 @@ def test_subrooms_not_in_the_read_need_the_whole_list() -> None:
     (req,) = whole.requests
     assert req.message.subrooms == (SubRoom("Bedroom", 3, None, None, (Amenity(58, 1),)),)
     assert whole.parts[["part", "before"]].values.tolist() == [["SubRooms", "(not in the platform's read)"]]
+
+
+def test_an_empty_sub_rooms_part_is_sent_only_when_asked_to_remove_them_all() -> None:
+    """Issue 22: an empty `<SubRooms/>` replaces every sub-room and bed with nothing. A SubRoomCount with no
+    sub-room listed is refused on its cell; 0, or a Remove on every stored sub-room, says "remove them all"."""
+    room = {"hotel_code": 1000001, "inv_code": "102"}
+    plan = plan_rooms(*sheet([{**room, "subroom_count": 2}]), PUBLISHED)
+    assert issues(plan) == [("Rooms", 2, "SubRoomCount", "part_incomplete")] and not plan.requests
+    assert "put 0 in `SubRoomCount` to remove them all" in plan.issues["message"].iloc[0]
+    (req,) = plan_rooms(*sheet([{**room, "subroom_count": 0}]), PUBLISHED).requests
+    assert req.message.subrooms == ()
+    keys = ("Bedroom 1", "Bedroom 2", "Living room 1", "Bathroom 1")
+    removed = plan_rooms(*sheet(subrooms=[{"hotel_code": 1000004, "inv_code": "402", "subroom": k, "remove": True}
+                                          for k in keys]), E1)
+    (req,) = removed.requests
+    assert req.message.subrooms == ()
+    some = plan_rooms(*sheet(subrooms=[{"hotel_code": 1000004, "inv_code": "402", "subroom": k, "remove": True}
+                                       for k in keys[:3]]), E1)
+    (req,) = some.requests
+    assert req.message.subrooms == (SubRoom("Bathroom", None, 2, None, ()),)
+
+
+def test_a_room_created_earlier_ignores_its_sub_room_count_with_its_sub_rooms() -> None:
+    """Issue 22: the second push of a new apartment's workbook finds the room type by the mapping; its sub-rooms
+    are not compared (the read has none), and its SubRoomCount must not plan an empty part either."""
+    mapping = pd.DataFrame({"hotel_code": ["1000001"], "room_id": ["77"], "room_name": ["Loft"], "inv_code": ["102"],
+                            "how": ["created"]})
+    new = {"hotel_code": 1000001, "room_id": "77", "room_type": "Suite", "room_name": "Loft", "subroom_count": 1}
+    plan = plan_rooms(*sheet([new], [{"hotel_code": 1000001, "room_id": "77", "subroom": "Bedroom 1",
+                                      "subroom_type": "Bedroom", "max_guests": 2}],
+                             [{"hotel_code": 1000001, "room_id": "77", "subroom": "Bedroom 1", "amenity_code": 58,
+                               "value": 1}]), PUBLISHED, mapping=mapping)
+    assert all(r.message.subrooms is None for r in plan.requests)
+    assert [(i.rule, i.severity) for i in plan.issues.itertuples()] == [("not_compared", "warning")]
+    assert "its sub-rooms and their beds cannot be compared" in plan.issues["message"].iloc[0]
+
+
+FILLED = ([{"hotel_code": 1000001, "inv_code": "102", "room_id": "77", "room_type": "Suite", "room_name": "Junior Suite",
+            "non_smoking": 1}],
+          [{"hotel_code": 1000001, "inv_code": "102", "room_id": "77", "subroom": "Bedroom 1", "subroom_type": "Bedroom",
+            "max_guests": 2}],
+          [{"hotel_code": 1000001, "inv_code": "102", "room_id": "77", "subroom": "Bedroom 1", "amenity_code": 58,
+            "value": 1}])
+MAPPED = pd.DataFrame({"hotel_code": ["1000001"], "room_id": ["77"], "room_name": ["Loft"], "inv_code": ["102"],
+                       "how": ["created"]})
+
+
+def _created(**room: object) -> PlatformRooms:
+    """What the push that created room type 102 sent, as the journal would give it back."""
+    msg = RoomTypeMessage(NEW, None, name="Junior Suite", room={"RoomID": "77", "RoomType": "Suite", "NonSmoking": "1",
+                                                       **{k: str(v) for k, v in room.items()}},
+                          subrooms=(SubRoom("Bedroom", 2, None, None, (Amenity(58, 1),)),))
+    return sent_rooms([AcceptedRoomRequest(1000001, "102", build_inv_notif(1000001, [msg]))])
+
+
+def test_a_room_type_an_earlier_push_created_is_not_refused_for_what_the_read_lacks() -> None:
+    """Issue 22: the filled copy of a new apartment's workbook, pushed again: the read has no RoomID, size or
+    sub-rooms, so those parts cannot be compared. For a room type of the mapping they are not sent, with a
+    warning saying what to fill in; for any other room type the push is refused, as before."""
+    refused = plan_rooms(*sheet(*FILLED), PUBLISHED)
+    assert {(i.rule, i.severity) for i in refused.issues.itertuples()} == {("part_incomplete", "error")}
+    plan = plan_rooms(*sheet(*FILLED), PUBLISHED, mapping=MAPPED)
+    assert plan.requests == [] and plan.ok
+    assert issues(plan) == [("Rooms", 2, "RoomID", "part_not_compared"), ("SubRooms", 2, "MaxGuests",
+                                                                          "part_not_compared")]
+    assert "fill in `SizeMeasurement`, `SizeMeasurementUnit`, `Quantity` on this row too" in plan.issues["message"][0]
+    assert "their number in `SubRoomCount` on its Rooms row" in plan.issues["message"][1]
+
+
+def test_what_an_earlier_push_sent_fills_what_the_read_lacks_so_only_a_change_is_sent() -> None:
+    """The lead's journal gives the requests the platform accepted (``sent_rooms``): the Room part and the
+    sub-rooms are then known, an unchanged sheet sends nothing, and a change sends its part whole."""
+    sent = _created(SizeMeasurement=50, SizeMeasurementUnit="sqm", Quantity=1)
+    rooms, subs, amen = FILLED
+    same = [{**rooms[0], "size_measurement": 50, "size_measurement_unit": "sqm", "quantity": 1, "subroom_count": 1}]
+    unchanged = plan_rooms(*sheet(same, subs, amen), PUBLISHED, mapping=MAPPED, sent=sent)
+    assert unchanged.requests == [] and unchanged.issues.empty
+    assert plan_rooms(*sheet(*FILLED), PUBLISHED, sent=sent).requests == []  # blank cells keep what was sent
+    changed = plan_rooms(*sheet(rooms, [{**subs[0], "max_guests": 3}], amen), PUBLISHED, sent=sent)
+    (req,) = changed.requests
+    assert req.message.subrooms == (SubRoom("Bedroom", 3, None, None, (Amenity(58, 1),)),) and req.message.room is None
+    assert changed.diff[["subroom", "item", "before", "after"]].values.tolist() == [["Bedroom 1", "MaxGuests", "2", "3"]]
+    assert changed.parts[["part", "before"]].values.tolist() == [["SubRooms", "Bedroom 1: Bedroom, MaxGuests=2, beds 58×1"]]
+
+
+def test_a_fact_the_read_carries_wins_over_what_was_sent() -> None:
+    sent = _created(NonSmoking=0)  # the read says NonSmoking 1 (E2 shape): the platform's word is kept
+    state = with_sent(E2, sent)
+    assert state.rooms.loc[state.rooms["inv_code"] == "101", "non_smoking"].tolist() == \
+        E2.rooms.loc[E2.rooms["inv_code"] == "101", "non_smoking"].tolist()
+    unknown = with_sent(PUBLISHED, sent).unknown_facts(1000001, "102")
+    assert "subrooms" not in unknown and "room_id" not in unknown and "room_name" not in PUBLISHED.unknown_facts(
+        1000001, "102")
 
 
 def test_a_row_giving_an_amenity_another_row_removes_is_a_conflict_not_a_guess() -> None:
