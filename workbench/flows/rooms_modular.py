@@ -48,7 +48,7 @@ from workbench.writers.modular_rooms import BULK, UnitsKind, journal_units, plan
 from workbench.writers.planned import Planned
 
 __all__ = ["API_CHOICES", "HOME_SUNSET", "ModularRoomsPlan", "apply_mapping", "check_rooms_modular", "default_api",
-           "fetch_rooms_modular", "plan_from_read", "plan_rooms_modular", "settle_unclear"]
+           "fetch_rooms_modular", "named_units", "plan_from_read", "plan_rooms_modular", "settle_unclear"]
 
 API_CHOICES = ("ota", "modular")
 #: the day OTA_HotelInvNotif and OTA_HotelDescriptiveInfo end for the Home provider type (CET)
@@ -126,6 +126,20 @@ def _mapping(given: pd.DataFrame | None, journal: PathLike | None, target: str |
         return None
     frame = pd.DataFrame(rows, columns=MAPPING_COLUMNS).astype(object)
     return frame.where(frame.notna(), None)
+
+
+def named_units(check: RoomsCheck, mapping: PathLike | pd.DataFrame | None, journal: PathLike | None,
+                target: str) -> set[tuple[int, str]]:
+    """``(hotel, unit id)`` of the units the workbook names (its InvCodes), its mapping file and the journal's
+    creations: never taken for a unit an earlier creation made when reading back."""
+    given = mapping if isinstance(mapping, pd.DataFrame) else read_mapping(mapping)
+    known = _mapping(given, journal, target)
+    out = {(int(h), str(i)) for f in (check.rooms, check.subrooms, check.amenities)
+           for h, i in zip(f["hotel_code"], f["inv_code"], strict=True) if not pd.isna(h) and not pd.isna(i)}
+    if known is not None:
+        out |= {(int(h), str(i)) for h, i in zip(known["hotel_code"], known["inv_code"], strict=True)
+                if h is not None and str(h).isdigit() and i is not None}
+    return out
 
 
 def settle_unclear(journal: PathLike, target: str, kind: UnitsKind, client: Any) -> list[Planned]:

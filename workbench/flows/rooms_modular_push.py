@@ -26,6 +26,7 @@ from workbench.flows.rooms import RoomsCheck
 from workbench.flows.rooms_modular import (
     ModularRoomsPlan,
     blocked,
+    named_units,
     parts_to_read,
     phase_frames,
     plan_from_read,
@@ -115,7 +116,7 @@ def push_rooms_modular(check: RoomsCheck, settings: Settings, *, mapping: PathLi
     sents: list[driver.Sent] = []
     try:
         meta = read_meta(c, target)
-        kind = UnitsKind(read=read_units_of)
+        kind = UnitsKind(read=read_units_of, known=named_units(check, mapping, path, target))
         unclear = settle_unclear(path, target, kind, c) if path.is_file() else []
         plan = plan_rooms_modular(check, settings, client=c, mapping=mapping, journal=path, meta=meta,
                                   unclear=unclear)
