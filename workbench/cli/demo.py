@@ -463,7 +463,7 @@ def _new_units(path: Path) -> Path:
                       {**key, "RoomID": 4101, "SubRoom": "Living room 1", "RoomType": "Living room"}]).to_excel(
             xl, sheet_name="SubRooms", index=False)
         pd.DataFrame([{**key, "RoomID": 4101, "SubRoom": "Bedroom 1", "AmenityCode": 33, "Value": 1},
-                      {**key, "RoomID": 4101, "AmenityCode": 59},
+                      {**key, "RoomID": 4101, "AmenityCode": 92},
                       {**key, "RoomID": 4102, "AmenityCode": 33, "Value": 1, "Configuration": 1},
                       {**key, "RoomID": 4102, "AmenityCode": 2}]).to_excel(xl, sheet_name="Amenities", index=False)
     return path
