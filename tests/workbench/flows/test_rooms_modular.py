@@ -1,0 +1,177 @@
+"""Room types through the Rooms and Facilities APIs (issue 25), client side: the workbook fetched, edited and pushed
+against a platform answering from the hand-written fixtures (``fixture_platform``, ``httpx.MockTransport``), with
+the journal and the mapping file of a real push."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import httpx
+import pandas as pd
+import pytest
+from openpyxl import load_workbook
+
+from tests.workbench.flows.fixture_platform import APARTMENT, DOUBLE, HOTEL, SETTINGS, FixturePlatform
+from workbench.errors import BlockedByErrors
+from workbench.flows.room_files import read_mapping
+from workbench.flows.rooms_modular import check_rooms_modular, fetch_rooms_modular, plan_rooms_modular
+from workbench.flows.rooms_modular_files import write_modular_rooms_workbook
+from workbench.flows.rooms_modular_push import push_rooms_modular
+from workbench.writers.journal import Journal
+
+
+@pytest.fixture
+def platform() -> FixturePlatform:
+    return FixturePlatform()
+
+
+def fetched(platform: FixturePlatform, path: Path) -> Path:
+    with platform.client() as c:
+        return write_modular_rooms_workbook(fetch_rooms_modular(SETTINGS, [HOTEL], client=c), path)
+
+
+def edit(path: Path, sheet: str, match: dict[str, object], changes: dict[str, object]) -> None:
+    """Set ``changes`` on the rows of ``sheet`` whose cells equal ``match`` (headers as written)."""
+    wb = load_workbook(path)
+    ws = wb[sheet]
+    head = [c.value for c in ws[1]]
+    for row in ws.iter_rows(min_row=2):
+        cells = dict(zip(head, row, strict=False))
+        if all(str(cells[k].value) == str(v) for k, v in match.items()):
+            for k, v in changes.items():
+                cells[k].value = v
+    wb.save(path)
+
+
+def push(platform: FixturePlatform, book: Path, tmp_path: Path, **kw):
+    with platform.client() as c:
+        return push_rooms_modular(check_rooms_modular(book), SETTINGS, client=c, journal=tmp_path / "j.sqlite",
+                                  mapping=tmp_path / "map.csv", **kw)
+
+
+def test_the_fetched_workbook_pushed_unchanged_sends_nothing(platform: FixturePlatform, tmp_path: Path) -> None:
+    result = push(platform, fetched(platform, tmp_path / "f.xlsx"), tmp_path)
+    assert result.ok and result.requests.empty and platform.writes() == []
+
+
+def test_fetch_edit_push_sends_one_call_per_changed_part_and_reads_back_as_edited(platform: FixturePlatform,
+                                                                                  tmp_path: Path) -> None:
+    book = fetched(platform, tmp_path / "f.xlsx")
+    edit(book, "Amenities", {"InvCode": APARTMENT, "SubRoom": "Bedroom 1", "AmenityCode": 33}, {"Value": 2})
+    edit(book, "Amenities", {"InvCode": APARTMENT, "AmenityCode": 166}, {"Value": 0})  # the cot goes
+    edit(book, "Rooms", {"InvCode": DOUBLE}, {"Quantity": 22})
+    result = push(platform, book, tmp_path)
+    assert result.ok
+    assert [(c.method, c.path) for c in platform.writes()] == [
+        ("PATCH", f"/rooms-api/properties/{HOTEL}/units/{APARTMENT}"),
+        ("PUT", f"/facilities-api/properties/{HOTEL}/rooms/{APARTMENT}"),
+        ("PATCH", f"/rooms-api/properties/{HOTEL}/units/{DOUBLE}")]
+    bed, facilities, quantity = (c.body for c in platform.writes())
+    assert bed == {"configuration": {"unit_type_id": 1, "rooms": [
+        {"type": "BEDROOM_SUBROOM", "bed_configurations": [{"beds": [{"bed_type_id": 3, "bed_count": 2}],
+                                                            "is_default_configuration": True}]},
+        {"type": "LIVING_ROOM_SUBROOM", "bed_configurations": [{"beds": [{"bed_type_id": 5, "bed_count": 1}],
+                                                                "is_default_configuration": True}]}]}}
+    assert facilities == [{"room_facility_id": 11, "state": "PRESENT", "room_facility_instances": []},
+                          {"room_facility_id": 175, "state": "MISSING"}]
+    assert quantity == {"number_of_units": 22}
+    back = check_rooms_modular(fetched(platform, tmp_path / "back.xlsx"))
+    intended = check_rooms_modular(book)
+    for got, want in ((back.rooms, intended.rooms), (back.subrooms, intended.subrooms),
+                      (back.amenities, intended.amenities[~intended.amenities["remove"]])):
+        assert got.drop(columns=["source", "row"]).reset_index(drop=True).equals(
+            want.drop(columns=["source", "row"]).reset_index(drop=True))
+
+
+def test_new_units_are_created_in_one_bulk_request_then_get_their_facilities(platform: FixturePlatform,
+                                                                             tmp_path: Path, write_xlsx) -> None:
+    book = write_xlsx({
+        "Rooms": [["HotelCode", "RoomID", "RoomType", "RoomTypeName", "Quantity"],
+                  [HOTEL, 4101, "Apartment", "Garden Apartment", 2], [HOTEL, 4102, "Double", "Patio Double", 5]],
+        "SubRooms": [["HotelCode", "RoomID", "SubRoom", "RoomType"], [HOTEL, 4101, "Bedroom 1", "Bedroom"]],
+        "Amenities": [["HotelCode", "RoomID", "SubRoom", "AmenityCode", "Value", "Configuration"],
+                      [HOTEL, 4101, "Bedroom 1", 33, 1, None], [HOTEL, 4102, None, 33, 1, 1],
+                      [HOTEL, 4102, None, 92, None, None]]}, name="new.xlsx")
+    result = push(platform, book, tmp_path)
+    assert result.ok, result.requests
+    (bulk, put) = platform.writes()
+    assert (bulk.method, bulk.path, [u["correlation_id"] for u in bulk.body["units"]]) == (
+        "POST", "/rooms-api/units", ["4101", "4102"])
+    assert (put.method, put.path, put.body) == ("PUT", f"/facilities-api/properties/{HOTEL}/rooms/1048000104",
+                                                [{"room_facility_id": 38, "state": "PRESENT"}])
+    mapping = read_mapping(tmp_path / "map.csv")
+    assert mapping[["room_id", "inv_code"]].values.tolist() == [["4101", "1048000103"], ["4102", "1048000104"]]
+    again = push(platform, book, tmp_path)  # the mapping names them now: nothing to create, nothing changes
+    assert again.ok and again.requests.empty and len(platform.writes()) == 2
+
+
+def test_a_bulk_answer_lost_after_it_was_applied_is_settled_by_reading_the_units_back(platform: FixturePlatform,
+                                                                                     tmp_path: Path,
+                                                                                     write_xlsx) -> None:
+    platform.lose_bulk_answer = True
+    book = write_xlsx({"Rooms": [["HotelCode", "RoomID", "RoomType", "RoomTypeName"],
+                                 [HOTEL, 4102, "Double", "Patio Double"]],
+                       "Amenities": [["HotelCode", "RoomID", "AmenityCode", "Value"], [HOTEL, 4102, 33, 1]]},
+                      name="new.xlsx")
+    result = push(platform, book, tmp_path)
+    assert result.ok
+    assert sum(c.path == "/rooms-api/units" for c in platform.calls) == 1  # never created twice
+    assert result.mapping[["room_id", "inv_code"]].values.tolist() == [["4102", "1048000103"]]
+    assert "confirmed by reading" in result.requests["texts"].iloc[0]
+    with Journal(tmp_path / "j.sqlite") as j:
+        assert j.created_table(SETTINGS.base_url, "units")["created_id"].tolist() == ['{"4102": "1048000103"}']
+
+
+def test_an_earlier_creation_left_unclear_is_settled_before_planning(platform: FixturePlatform, tmp_path: Path,
+                                                                     write_xlsx) -> None:
+    """A push killed while its bulk creation was in flight: the platform applied it; the same command finds the
+    units by reading them back and creates nothing."""
+    from workbench.writers.modular_rooms import planned_units
+
+    book = write_xlsx({"Rooms": [["HotelCode", "RoomID", "RoomType", "RoomTypeName"],
+                                 [HOTEL, 4102, "Double", "Patio Double"]],
+                       "Amenities": [["HotelCode", "RoomID", "AmenityCode", "Value"], [HOTEL, 4102, 33, 1]]},
+                      name="new.xlsx")
+    with platform.client() as c:
+        plan = plan_rooms_modular(check_rooms_modular(book), SETTINGS, client=c)
+    (bulk,) = planned_units(plan.requests)
+    with Journal(tmp_path / "j.sqlite") as j:  # the killed run: sending, never answered
+        run = j.start_run(SETTINGS.base_url, kind="units")
+        (rid,) = j.add_planned(run, SETTINGS.base_url, [bulk])
+        j.mark_sending(rid)
+    platform.handle(httpx.Request("POST", "https://platform.test/rooms-api/units", content=bulk.body))
+    platform.calls.clear()
+    result = push(platform, book, tmp_path)
+    assert result.ok and all(c.path != "/rooms-api/units" for c in platform.calls)
+    assert read_mapping(tmp_path / "map.csv")[["room_id", "inv_code"]].values.tolist() == [["4102", "1048000103"]]
+
+
+def test_errors_block_the_push_and_nothing_is_sent(platform: FixturePlatform, tmp_path: Path) -> None:
+    book = fetched(platform, tmp_path / "f.xlsx")
+    edit(book, "Rooms", {"InvCode": DOUBLE}, {"RoomType": "Igloo"})
+    with pytest.raises(BlockedByErrors) as err:
+        push(platform, book, tmp_path)
+    assert err.value.issues is not None
+    (issue,) = err.value.issues[err.value.issues["severity"] == "error"].itertuples()
+    assert (issue.sheet, issue.column, issue.rule) == ("Rooms", "RoomType", "code_not_in_meta")
+    assert "Double (9)" in issue.message and platform.writes() == []
+
+
+def test_a_platform_error_lands_on_the_cell_behind_its_path(platform: FixturePlatform, tmp_path: Path) -> None:
+    book = fetched(platform, tmp_path / "f.xlsx")
+    edit(book, "Rooms", {"InvCode": DOUBLE}, {"Quantity": 21})
+    refuse = platform.handle
+
+    def handle(request):
+        if request.method == "PATCH":
+            return httpx.Response(400, json={"data": None, "warnings": [], "meta": {"ruid": "r"}, "errors": [
+                {"message": "Invalid value", "code": "320", "details": {"fields": ["number_of_units"]}}]})
+        return refuse(request)
+
+    platform.handle = handle  # type: ignore[method-assign]
+    result = push(platform, book, tmp_path)
+    assert not result.ok
+    (issue,) = result.platform_issues.itertuples()
+    assert (issue.sheet, issue.column, issue.rule) == ("Rooms", "Quantity", "platform_invalid_value")
+    frame = pd.read_excel(book, sheet_name="Rooms")
+    assert issue.row == int(frame.index[frame["InvCode"] == DOUBLE][0]) + 2
