@@ -7,7 +7,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import httpx
-import pandas as pd
 import pytest
 from openpyxl import load_workbook
 
@@ -173,5 +172,5 @@ def test_a_platform_error_lands_on_the_cell_behind_its_path(platform: FixturePla
     assert not result.ok
     (issue,) = result.platform_issues.itertuples()
     assert (issue.sheet, issue.column, issue.rule) == ("Rooms", "Quantity", "platform_invalid_value")
-    frame = pd.read_excel(book, sheet_name="Rooms")
-    assert issue.row == int(frame.index[frame["InvCode"] == DOUBLE][0]) + 2
+    rooms = check_rooms_modular(book).rooms
+    assert issue.row == rooms.loc[rooms["inv_code"] == str(DOUBLE), "row"].iloc[0]
