@@ -39,7 +39,14 @@ from workbench.modular.building import Request
 from workbench.modular.meta import ModularMeta
 from workbench.modular.rooms import build_modular_rooms
 from workbench.modular.rooms_merge import CHANGE_COLUMNS, update_units
-from workbench.platform.modular_rooms import BATHROOMS, FACILITIES, ModularRoomsRead, fetch_units, read_meta
+from workbench.platform.modular_rooms import (
+    BATHROOMS,
+    DEFAULT_META_CACHE,
+    FACILITIES,
+    ModularRoomsRead,
+    fetch_units,
+    read_meta,
+)
 from workbench.platform.rooms import open_client
 from workbench.transport.operations import cet_today
 from workbench.writers.driver import target_of
@@ -72,10 +79,12 @@ def check_rooms_modular(files: PathLike | Iterable[PathLike], *, sheet: str | Se
 
 
 def fetch_rooms_modular(settings: Settings, hotels: Iterable[int], *, client: Any | None = None,
-                        meta: ModularMeta | None = None) -> ModularRoomsRead:
-    """Each property's units, with their room facilities and bathrooms, and the meta
-    (``workbench.flows.rooms_modular_files.modular_rooms_frames`` turns them into the three sheets)."""
-    return fetch_units(settings, hotels, client=client, meta=meta)
+                        meta: ModularMeta | None = None, meta_cache: PathLike | None = DEFAULT_META_CACHE
+                        ) -> ModularRoomsRead:
+    """Each property's units, with their room facilities and bathrooms, and the meta (``meta_cache``: where the
+    meta answers are kept a day; ``workbench.flows.rooms_modular_files.modular_rooms_frames`` turns the read into
+    the three sheets)."""
+    return fetch_units(settings, hotels, client=client, meta=meta, meta_cache=meta_cache)
 
 
 # --- the RoomID -> InvCode mapping ---------------------------------------------------------------------------
@@ -266,7 +275,8 @@ def _created_changes(creates: list[Request]) -> pd.DataFrame:
 def plan_rooms_modular(check: RoomsCheck, settings: Settings, *, client: Any | None = None,
                        mapping: PathLike | pd.DataFrame | None = None, journal: PathLike | None = None,
                        meta: ModularMeta | None = None, read: ModularRoomsRead | None = None,
-                       unclear: Sequence[Planned] = ()) -> ModularRoomsPlan:
+                       unclear: Sequence[Planned] = (), meta_cache: PathLike | None = DEFAULT_META_CACHE
+                       ) -> ModularRoomsPlan:
     """What a push would send: the mapping file (and, with ``journal``, what it says was created) applied, the
     units and the parts the workbook states read, merged with the workbook. Nothing is sent."""
     given = mapping if isinstance(mapping, pd.DataFrame) else read_mapping(mapping)
@@ -275,15 +285,15 @@ def plan_rooms_modular(check: RoomsCheck, settings: Settings, *, client: Any | N
     rooms, subrooms, amenities, mapped = apply_mapping(check.rooms, check.subrooms, check.amenities, known)
     if read is None:
         read = fetch_units(settings, check.hotels, client=client, parts=parts_to_read(rooms, subrooms, amenities),
-                           meta=meta if meta is not None else _meta(settings, client))
+                           meta=meta if meta is not None else _meta(settings, client, meta_cache))
     return plan_from_read(rooms, subrooms, amenities, read, check_issues=check.issues, mapped=mapped,
                           unclear=unclear)
 
 
-def _meta(settings: Settings, client: Any | None) -> ModularMeta:
+def _meta(settings: Settings, client: Any | None, cache: PathLike | None) -> ModularMeta:
     c, own = open_client(settings, client)
     try:
-        return read_meta(c, target_of(settings))
+        return read_meta(c, target_of(settings), cache=cache)
     finally:
         if own:
             c.close()

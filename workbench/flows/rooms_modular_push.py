@@ -35,7 +35,7 @@ from workbench.flows.rooms_modular import (
 )
 from workbench.modular.cells import issues_from_envelope
 from workbench.modular.endpoints import OPERATIONS
-from workbench.platform.modular_rooms import fetch_units, read_meta, read_units_of
+from workbench.platform.modular_rooms import DEFAULT_META_CACHE, fetch_units, read_meta, read_units_of
 from workbench.platform.rooms import open_client
 from workbench.writers import driver
 from workbench.writers.modular_rooms import BULK, UNITS, UnitsKind, bulk_units, made_units, planned_units
@@ -103,10 +103,12 @@ class ModularRoomsPushResult(PushOutcome):
 def push_rooms_modular(check: RoomsCheck, settings: Settings, *, mapping: PathLike | None = None,
                        workbook_copy: PathLike | None = None, client: Any | None = None,
                        journal: PathLike | None = None, command: str = "", progress: bool = False,
-                       lock_wait: float = 0.0) -> ModularRoomsPushResult:
+                       lock_wait: float = 0.0, meta_cache: PathLike | None = DEFAULT_META_CACHE
+                       ) -> ModularRoomsPushResult:
     """Create the units of the rows without InvCode and bring the others to what the workbook says (see the
     module). ``mapping``: the RoomID -> InvCode file (read, then updated); ``workbook_copy``: a copy of the workbook
-    with the new unit ids as InvCodes; ``journal``: default ``WORKBENCH_JOURNAL`` or ``.workbench/journal.sqlite``."""
+    with the new unit ids as InvCodes; ``journal``: default ``WORKBENCH_JOURNAL`` or ``.workbench/journal.sqlite``;
+    ``meta_cache``: where the meta answers are kept a day."""
     if not check.ok:
         raise BlockedByErrors(f"{len(check.errors)} error(s) in the workbook block the push: fix them first "
                               "(`workbench validate rooms`)", check.errors)
@@ -115,7 +117,7 @@ def push_rooms_modular(check: RoomsCheck, settings: Settings, *, mapping: PathLi
     c, own = open_client(settings, client)
     sents: list[driver.Sent] = []
     try:
-        meta = read_meta(c, target)
+        meta = read_meta(c, target, cache=meta_cache)
         kind = UnitsKind(read=read_units_of, known=named_units(check, mapping, path, target))
         unclear = settle_unclear(path, target, kind, c) if path.is_file() else []
         plan = plan_rooms_modular(check, settings, client=c, mapping=mapping, journal=path, meta=meta,

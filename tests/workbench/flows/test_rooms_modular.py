@@ -26,7 +26,8 @@ def platform() -> FixturePlatform:
 
 def fetched(platform: FixturePlatform, path: Path) -> Path:
     with platform.client() as c:
-        return write_modular_rooms_workbook(fetch_rooms_modular(SETTINGS, [HOTEL], client=c), path)
+        read = fetch_rooms_modular(SETTINGS, [HOTEL], client=c, meta_cache=path.parent / "meta.json")
+        return write_modular_rooms_workbook(read, path)
 
 
 def edit(path: Path, sheet: str, match: dict[str, object], changes: dict[str, object]) -> None:
@@ -45,7 +46,7 @@ def edit(path: Path, sheet: str, match: dict[str, object], changes: dict[str, ob
 def push(platform: FixturePlatform, book: Path, tmp_path: Path, **kw):
     with platform.client() as c:
         return push_rooms_modular(check_rooms_modular(book), SETTINGS, client=c, journal=tmp_path / "j.sqlite",
-                                  mapping=tmp_path / "map.csv", **kw)
+                                  mapping=tmp_path / "map.csv", meta_cache=tmp_path / "meta.json", **kw)
 
 
 def test_the_fetched_workbook_pushed_unchanged_sends_nothing(platform: FixturePlatform, tmp_path: Path) -> None:
@@ -132,7 +133,7 @@ def test_an_earlier_creation_left_unclear_is_settled_before_planning(platform: F
                        "Amenities": [["HotelCode", "RoomID", "AmenityCode", "Value"], [HOTEL, 4102, 33, 1]]},
                       name="new.xlsx")
     with platform.client() as c:
-        plan = plan_rooms_modular(check_rooms_modular(book), SETTINGS, client=c)
+        plan = plan_rooms_modular(check_rooms_modular(book), SETTINGS, client=c, meta_cache=tmp_path / "meta.json")
     (bulk,) = planned_units(plan.requests)
     with Journal(tmp_path / "j.sqlite") as j:  # the killed run: sending, never answered
         run = j.start_run(SETTINGS.base_url, kind="units")
