@@ -51,13 +51,23 @@ from workbench.platform.rooms import open_client
 from workbench.transport.operations import cet_today
 from workbench.writers.driver import target_of
 from workbench.writers.journal import Journal
-from workbench.writers.modular_rooms import BULK, UnitsKind, journal_units, planned_units, unsettled_bulks
+from workbench.writers.modular_rooms import (
+    BULK,
+    UnitsKind,
+    bulk_units,
+    journal_units,
+    made_units,
+    planned_units,
+    unsettled_bulks,
+)
 from workbench.writers.planned import Planned
 
-__all__ = ["API_CHOICES", "HOME_SUNSET", "ModularRoomsPlan", "apply_mapping", "check_rooms_modular", "default_api",
+__all__ = ["API_CHOICES", "FOUND", "HOME_SUNSET", "Settled", "ModularRoomsPlan", "apply_mapping", "check_rooms_modular", "default_api",
            "fetch_rooms_modular", "named_units", "plan_from_read", "plan_rooms_modular", "settle_unclear"]
 
 API_CHOICES = ("ota", "modular")
+#: how a unit an earlier push created, its answer lost, was found: by reading the units back
+FOUND = "created by an earlier push (its answer was lost): found by reading the units back"
 #: the day OTA_HotelInvNotif and OTA_HotelDescriptiveInfo end for the Home provider type (CET)
 HOME_SUNSET = dt.date(2026, 12, 31)
 
@@ -151,21 +161,34 @@ def named_units(check: RoomsCheck, mapping: PathLike | pd.DataFrame | None, jour
     return out
 
 
-def settle_unclear(journal: PathLike, target: str, kind: UnitsKind, client: Any) -> list[Planned]:
+@dataclass(frozen=True)
+class Settled:
+    """What reading the units back said of earlier creations whose answer was lost: the units found (mapping rows)
+    and the creations it could not settle (their room types are not created again)."""
+
+    found: list[dict]
+    unclear: list[Planned]
+
+
+def settle_unclear(journal: PathLike, target: str, kind: UnitsKind, client: Any) -> Settled:
     """Settle the bulk creations of earlier runs whose answer was lost, by reading the units back: found, they are
-    created (the journal maps their unit ids); found not made, they may be created again; the rest are returned
-    (still unclear: their room types are not created again)."""
+    created (the journal maps their unit ids); found not made, they may be created again; the rest stay unclear."""
+    found: list[dict] = []
     left = []
     with Journal(journal) as j:
         for p in unsettled_bulks(j, target):
             settled = kind.resolve(client, p)
             if settled.made is not None:
                 j.record_created(target, p.kind, str(p.creates), settled.made, None)
+                names = {str(u.get("correlation_id")): u.get("partner_reference_name") for u in bulk_units(p.body)}
+                found += [{"hotel_code": p.hotel_code, "room_id": None if corr.startswith("row-") else corr,
+                           "room_name": names.get(corr), "inv_code": unit, "how": FOUND, "ruid": None}
+                          for corr, unit in made_units(settled.made).items()]
             elif settled.known:
                 j.forget_created(target, p.kind, str(p.creates))
             else:
                 left.append(p)
-    return left
+    return Settled(found, left)
 
 
 # --- planning ------------------------------------------------------------------------------------------------

@@ -24,7 +24,9 @@ from workbench.errors import BlockedByErrors
 from workbench.flows.room_files import MAPPING_COLUMNS, PathLike, fill_inv_codes, write_mapping
 from workbench.flows.rooms import RoomsCheck
 from workbench.flows.rooms_modular import (
+    FOUND,
     ModularRoomsPlan,
+    Settled,
     blocked,
     named_units,
     parts_to_read,
@@ -73,8 +75,11 @@ class ModularRoomsPushResult(PushOutcome):
         return self.lines
 
     def summary(self) -> str:
-        created = int((self.mapping["how"] != "mapping").sum()) if len(self.mapping) else 0
-        return f"{super().summary()}; {created} unit(s) created"
+        how = self.mapping["how"] if len(self.mapping) else pd.Series(dtype=str)
+        found = int((how == FOUND).sum())
+        made = int(how.isin(["created", "confirmed by reading back", "created earlier (journal)"]).sum())
+        return f"{super().summary()}; {made} unit(s) created" + (
+            f"; {found} found created by an earlier push whose answer was lost (not created again)" if found else "")
 
     def headline(self) -> str:
         return f"{self.summary()} (Rooms and Facilities APIs)"
@@ -119,9 +124,9 @@ def push_rooms_modular(check: RoomsCheck, settings: Settings, *, mapping: PathLi
     try:
         meta = read_meta(c, target, cache=meta_cache)
         kind = UnitsKind(read=read_units_of, known=named_units(check, mapping, path, target))
-        unclear = settle_unclear(path, target, kind, c) if path.is_file() else []
+        settled = settle_unclear(path, target, kind, c) if path.is_file() else Settled([], [])
         plan = plan_rooms_modular(check, settings, client=c, mapping=mapping, journal=path, meta=meta,
-                                  unclear=unclear)
+                                  unclear=settled.unclear)
         if not plan.ok:
             raise blocked(plan)
         kind.known, kind.seen = plan.known, plan.read.units()
@@ -142,7 +147,9 @@ def push_rooms_modular(check: RoomsCheck, settings: Settings, *, mapping: PathLi
         if own:
             c.close()
     table, made = sent_table(sents)
-    result = ModularRoomsPushResult(plan, table, pd.concat([plan.mapped, pd.DataFrame(made, columns=MAPPING_COLUMNS)],
+    found = pd.DataFrame(settled.found, columns=MAPPING_COLUMNS)
+    mapped = plan.mapped[~plan.mapped["inv_code"].isin(found["inv_code"])]
+    result = ModularRoomsPushResult(plan, table, pd.concat([found, mapped, pd.DataFrame(made, columns=MAPPING_COLUMNS)],
                                                            ignore_index=True),
                                     request_lines(sents, table), platform_issues(sents), list(check.files), target,
                                     [s.run_id for s in sents])
