@@ -413,22 +413,26 @@ def _rooms_modular(out: Path, console: Console, wrote: Written) -> None:
 
     console.rule("8. Room types after 2026-12-31: the Rooms and Facilities APIs (a Home provider)")
     state, journal, mapping = out / "sandbox-rooms", out / "rooms-journal.sqlite", out / "rooms-mapping.csv"
+    cache = out / "rooms-meta.json"
     shutil.rmtree(state, ignore_errors=True)
-    for path in (mapping, *(Path(str(journal) + suffix) for suffix in ("", "-wal", "-shm", ".lock", ".lock.json"))):
+    for path in (mapping, cache, *(Path(str(journal) + suffix) for suffix in ("", "-wal", "-shm", ".lock",
+                                                                             ".lock.json"))):
         path.unlink(missing_ok=True)
     with run_sandbox(state, today=HOME_SUNSET) as sb:
         wrote(state, "the rooms sandbox's state")
         settings = replace(sb.settings, provider_type="Home")
         console.print(f"on {HOME_SUNSET}, a Home provider pushes room types through: {default_api(settings, HOME_SUNSET)}")
         book = wrote(_new_units(out / "rooms-new-units.xlsx"), "two room types to create (an apartment, a double)")
-        created = push_rooms_modular(check_rooms_modular(book), settings, journal=journal, mapping=mapping)
+        created = push_rooms_modular(check_rooms_modular(book), settings, journal=journal, mapping=mapping,
+                                     meta_cache=cache)
         wrote(journal, "the rooms journal: each request, the units created (correlation id -> unit id)")
         wrote(Path(str(journal) + ".lock"), "the rooms journal's lock")
         wrote(mapping, "RoomID -> InvCode (unit id) of the units created")
+        wrote(cache, "the Rooms and Facilities meta (unit types, beds, room facilities), kept a day")
         console.print(created.summary())
         if not created.ok or len(created.mapping) != 2:
             raise DemoFailed("the sandbox did not create the two units: " + created.summary())
-        fetched = wrote(write_modular_rooms_workbook(fetch_rooms_modular(settings, [1000004]),
+        fetched = wrote(write_modular_rooms_workbook(fetch_rooms_modular(settings, [1000004], meta_cache=cache),
                                                      out / "rooms-fetched.xlsx"), "the property's units as a workbook")
         rooms = pd.read_excel(fetched, sheet_name="Rooms", dtype={"InvCode": str})
         double = created.mapping.loc[created.mapping["room_id"] == "4102", "inv_code"].iloc[0]
@@ -439,7 +443,8 @@ def _rooms_modular(out: Path, console: Console, wrote: Written) -> None:
                 (rooms if name == "Rooms" else pd.read_excel(fetched, sheet_name=name)).to_excel(xl, sheet_name=name,
                                                                                                   index=False)
         wrote(edited, "the fetched workbook with the double's Quantity 10 -> 12")
-        result = push_rooms_modular(check_rooms_modular(edited), settings, journal=journal, mapping=mapping)
+        result = push_rooms_modular(check_rooms_modular(edited), settings, journal=journal, mapping=mapping,
+                                    meta_cache=cache)
         console.print(result.summary())
         if not result.ok or len(result.requests) != 1:
             raise DemoFailed("expected one call for one changed unit: " + result.summary())
