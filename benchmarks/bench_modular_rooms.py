@@ -31,21 +31,15 @@ import pandas as pd
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.bench_modular_plan import meta  # noqa: E402 - the hand-written meta answers
 from loaders.schemas import ROOMS_COLUMNS  # noqa: E402
 from workbench.flows.rooms_modular import plan_from_read  # noqa: E402
-from workbench.modular import ModularMeta, UnitAnswers, parse_envelope, rooms_from_answers  # noqa: E402
+from workbench.modular import UnitAnswers, rooms_from_answers  # noqa: E402
 from workbench.ota.descriptive_info import UNKNOWN_COLUMNS, PlatformRooms  # noqa: E402
 from workbench.platform.modular_rooms import ModularRoomsRead  # noqa: E402
 from workbench.writers.overlay import plan_rooms  # noqa: E402
 
-FIXTURES = ROOT / "tests" / "fixtures" / "modular"
 PER_PROPERTY = 10
-
-
-def meta() -> ModularMeta:
-    def data(api: str) -> object:
-        return parse_envelope((FIXTURES / api / "meta_answer.json").read_bytes()).data
-    return ModularMeta.from_answers(facilities_meta=data("facilities"), rooms_meta=data("rooms"))
 
 
 def _config(rng: random.Random, default: bool) -> dict:

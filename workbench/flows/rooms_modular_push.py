@@ -91,15 +91,14 @@ class ModularRoomsPushResult(PushOutcome):
         return ["hotel_code", "part", "unit_id", "room_ids", "outcome", "said", "ruid"]
 
     def notes(self) -> list[str]:
-        return [self.notice] if self.notice else []
+        return [n for n in (self.notice,) if n]
 
     def _repr_html_(self) -> str:
-        html = super()._repr_html_()
-        if not len(self.mapping):
-            return html
-        table = Table("Room types mapped (RoomID -> unit id)", self.mapping.head(SHOWN),
-                      note="all of them: `.mapping`" if len(self.mapping) > SHOWN else "")
-        return html + Summary("", "", "info", [], [table]).html()
+        """In Jupyter: the outcome summary, then the room types mapped (RoomID -> unit id)."""
+        shown = self.mapping.head(SHOWN)
+        more = "all of them: `.mapping`" if len(self.mapping) > SHOWN else ""
+        tables = [Table("Room types mapped (RoomID -> unit id)", shown, note=more)] if len(shown) else []
+        return super()._repr_html_() + (Summary("", "", "info", [], tables).html() if tables else "")
 
     def __repr__(self) -> str:
         return f"<ModularRoomsPushResult: {self.summary()}>"

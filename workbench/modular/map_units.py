@@ -30,7 +30,7 @@ from workbench.modular.rooms_api import BedType, UnitType
 from workbench.modular.rules import CODE_NOT_IN_META, MODULAR_VALUE_REFUSED, not_sent, sunset
 from workbench.modular.workbook import integer, text
 
-__all__ = ["SMOKING", "SUBROOMS", "active_bed_types", "allowed_unit_types", "bed_key", "bed_type_for_code", "bed_widths",
+__all__ = ["SMOKING", "SUBROOMS", "active_bed", "active_bed_types", "allowed_unit_types", "bed_key", "bed_type_for_code", "bed_widths",
            "unit_body", "unit_type_of"]
 
 SMOKING = {1: "NONSMOKING", 0: "SMOKING", 2: "SMOKING_AND_NONSMOKING"}
@@ -85,18 +85,26 @@ def active_bed_types(meta: ModularMeta) -> str:
                      if b.is_active is not False)
 
 
+def active_bed(meta: ModularMeta, code: int, cell: Cell, issues: list[dict]) -> BedType | None:
+    """The active bed type of a bed RMA code; None, with a ``code_not_in_meta`` issue on ``cell``, when the meta has
+    none or lists it inactive (read only)."""
+    found = bed_type_for_code(meta, code)
+    if found is not None and found.is_active is not False:
+        return found
+    what = "matches no bed type of the Rooms meta" if found is None else \
+        f"is bed type {found.bed_type_name} ({found.bed_type_id}), which the Rooms meta lists inactive (read only)"
+    issues.append(issue(cell, CODE_NOT_IN_META, f"bed code {code} ({amenity_names().get(code, '?')}) {what}; the "
+                                                f"active ones are: {active_bed_types(meta)}"))
+    return None
+
+
 def _beds(meta: ModularMeta, rows: list[tuple[dict, Cell]], issues: list[dict], cells: CellMap,
           path: str) -> list[dict]:
     """The beds of a bed configuration (one per bed type, counts added up); ``path``: the configuration's."""
     beds: dict[int, int] = {}
     for row, cell in rows:
-        code = int(row["amenity_code"])
-        found = bed_type_for_code(meta, code)
-        if found is None or found.is_active is False:
-            what = "matches no bed type of the Rooms meta" if found is None else \
-                f"is bed type {found.bed_type_name} ({found.bed_type_id}), which the Rooms meta lists inactive (read only)"
-            issues.append(issue(cell, CODE_NOT_IN_META, f"bed code {code} ({amenity_names().get(code, '?')}) {what}; "
-                                                        f"the active ones are: {active_bed_types(meta)}"))
+        found = active_bed(meta, int(row["amenity_code"]), cell, issues)
+        if found is None:
             continue
         bed = found.bed_type_id
         if bed not in beds:

@@ -20,12 +20,12 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from expectations.rooms import amenity_names, bed_types
+from expectations.rooms import bed_types
 from workbench.modular.cells import Cell, CellMap, issue
-from workbench.modular.map_units import SUBROOMS, active_bed_types, bed_type_for_code, unit_body
+from workbench.modular.map_units import SUBROOMS, active_bed, unit_body
 from workbench.modular.meta import ModularMeta
 from workbench.modular.rooms_api import UnitType
-from workbench.modular.rules import CODE_NOT_IN_META, MODULAR_VALUE_REFUSED, PART_NOT_WHOLE, ROOMS_LAYOUT
+from workbench.modular.rules import MODULAR_VALUE_REFUSED, PART_NOT_WHOLE, ROOMS_LAYOUT
 from workbench.modular.workbook import integer, text
 
 if TYPE_CHECKING:
@@ -68,13 +68,8 @@ def bed_rows(meta: ModularMeta, rows: list[tuple[dict, Cell]], records: list[dic
     type of the meta matches is an issue on its cell and left out."""
     out: dict[int, tuple[int, Cell]] = {}
     for row, c in rows:
-        code = int(row["amenity_code"])
-        found = bed_type_for_code(meta, code)
-        if found is None or found.is_active is False:
-            what = "matches no bed type of the Rooms meta" if found is None else \
-                f"is bed type {found.bed_type_name} ({found.bed_type_id}), which the Rooms meta lists inactive"
-            records.append(issue(c, CODE_NOT_IN_META, f"bed code {code} ({amenity_names().get(code, '?')}) {what}; "
-                                                      f"the active ones are: {active_bed_types(meta)}"))
+        found = active_bed(meta, int(row["amenity_code"]), c, records)
+        if found is None:
             continue
         count = 0 if row.get("remove") else (integer(row.get("value")) or 1)
         before = out.get(found.bed_type_id, (0, c))[0]

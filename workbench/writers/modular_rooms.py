@@ -143,13 +143,10 @@ class UnitsKind(Kind):
     def resolve(self, client: Any, planned: Planned, *, sent_now: bool = False) -> Resolution:
         """The units a bulk creation made, found among the property's units that no row names and (``sent_now``)
         that were not there before this push, by reference name and unit type: one unit for each."""
-        if self.read is None or planned.operation != BULK:
-            return Resolution()
         hotel = int(planned.hotel_code or 0)
-        try:
-            units = self.read(client, hotel)
-        except Exception:  # noqa: BLE001 - a read that fails settles nothing: the creation stays unclear
-            return Resolution()
+        units = self._units(client, hotel) if planned.operation == BULK else None
+        if units is None:
+            return Resolution()  # nothing read: the creation stays unclear
         skip = self.known | (self.seen or set() if sent_now else set())
         free = [u for u in sorted(units, key=lambda u: int(u.get("unit_id") or 0))
                 if (hotel, str(u.get("unit_id"))) not in skip]
@@ -166,6 +163,15 @@ class UnitsKind(Kind):
             return Resolution(None, True, "the property's units were read back and none of them is there, so they "
                                           "were not created; push again to create them")
         return Resolution(note=f"only {len(made)} of the {wanted} units were found")
+
+    def _units(self, client: Any, hotel: int) -> list[dict] | None:
+        """The property's units, or None when they cannot be read (a read that fails settles nothing)."""
+        if self.read is None:
+            return None
+        try:
+            return self.read(client, hotel)
+        except Exception:  # noqa: BLE001 - whatever went wrong, the creation stays unclear
+            return None
 
     def unclear_text(self, planned: Planned, ruid: str | None) -> str:
         refs = ", ".join(str(u.get("correlation_id")) for u in bulk_units(planned.body))
