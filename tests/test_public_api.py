@@ -34,7 +34,7 @@ EXPORTED = {
     "workbench": [
         "BlockedByErrors", "CarSearch", "CnsClient", "CnsConfig", "ContentCheck", "ContentPushResult", "DATA",
         "DeprecatedOperationWarning", "DryRun", "ModularRoomsPlan", "ModularRoomsPushResult", "check_rooms_modular",
-        "fetch_rooms_modular", "modular_rooms_frames", "plan_rooms_modular", "push_rooms_modular",
+        "default_rooms_api", "fetch_rooms_modular", "modular_rooms_frames", "plan_rooms_modular", "push_rooms_modular",
         "write_modular_rooms_workbook",
         "InputError", "LateDecision", "LoadError", "NotifyService", "OperationSunset", "PlatformReadError",
         "PlatformRooms", "PropertyHealth", "PushResult", "ROOT", "RatesCheck", "RatesPlan", "ReportContext", "RoomsCheck",

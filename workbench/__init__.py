@@ -58,6 +58,7 @@ _EXPORTS = {
     "RoomsPushResult": "workbench.flows.rooms",
     "DeprecatedOperationWarning": "workbench.flows.rooms",
     "check_rooms_modular": "workbench.flows.rooms_modular",
+    "default_rooms_api": "workbench.flows.rooms_modular:default_api",
     "fetch_rooms_modular": "workbench.flows.rooms_modular",
     "plan_rooms_modular": "workbench.flows.rooms_modular",
     "ModularRoomsPlan": "workbench.flows.rooms_modular",
@@ -112,7 +113,8 @@ _EXPORTS = {
 __all__ = [
     "BlockedByErrors", "CarSearch", "CnsClient", "CnsConfig", "ContentCheck", "ContentPushResult", "DATA",
     "DeprecatedOperationWarning",
-    "DryRun", "InputError", "ModularRoomsPlan", "ModularRoomsPushResult", "check_rooms_modular", "fetch_rooms_modular",
+    "DryRun", "InputError", "ModularRoomsPlan", "ModularRoomsPushResult", "check_rooms_modular", "default_rooms_api",
+    "fetch_rooms_modular",
     "modular_rooms_frames", "plan_rooms_modular", "push_rooms_modular", "write_modular_rooms_workbook", "LateDecision", "LoadError", "NotifyService", "OperationSunset",
     "PlatformReadError", "PlatformRooms", "PropertyHealth", "PushResult", "ROOT", "RatesCheck", "RatesPlan",
     "ReportContext",
@@ -162,6 +164,7 @@ if TYPE_CHECKING:  # for type checkers and editors; at run time names load lazil
         fetch_rooms_modular,
         plan_rooms_modular,
     )
+    from workbench.flows.rooms_modular import default_api as default_rooms_api
     from workbench.flows.rooms_modular_files import modular_rooms_frames, write_modular_rooms_workbook
     from workbench.flows.rooms_modular_push import ModularRoomsPushResult, push_rooms_modular
     from workbench.health import PropertyHealth
