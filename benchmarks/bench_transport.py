@@ -7,6 +7,10 @@
    (targets: >= 95% and zero) and the wall-clock time.
 2. Client overhead per request: PlatformClient.send_many vs a plain httpx.AsyncClient loop
    (same body, headers, auth, concurrency) against the same server, limits out of the way.
+3. Reading an answer: httpx's ``post()`` (reads ``.content``) vs what the client does since issue 22
+   (``stream()`` + ``read_answer`` with the 64 MiB cap, inside ``asyncio.timeout``), both plain httpx
+   loops against the same server: what streaming costs a small answer; and the same two paths over
+   an in-process transport (no TLS, no server), where only the client's own work is left.
 
 Run: ``.venv/bin/python benchmarks/bench_transport.py [--runs 3] [--quick]``
 """
@@ -34,6 +38,7 @@ import httpx
 from workbench.config import Settings
 from workbench.sandbox.testing import message, rate_request
 from workbench.transport import PlatformClient, ssl_context
+from workbench.transport.answer import read_answer
 
 TODAY = "2026-12-01"
 
@@ -93,7 +98,8 @@ def throughput_run(n: int, limit: int, window: float, latency_ms: int) -> dict[s
             "share": window / reuse, "elapsed": elapsed, "calls": len(log), "ideal": ideal_wall}
 
 
-async def _raw(settings: Settings, payloads: list[bytes], concurrency: int) -> tuple[float, float]:
+async def _raw(settings: Settings, payloads: list[bytes], concurrency: int, streamed: bool = False
+               ) -> tuple[float, float]:
     headers = {"Content-Type": "application/xml", "Accept-Version": "1.1"}
     limits = httpx.Limits(max_connections=concurrency, max_keepalive_connections=concurrency)
     async with httpx.AsyncClient(verify=ssl_context(settings.ca_bundle), limits=limits,
@@ -103,8 +109,13 @@ async def _raw(settings: Settings, payloads: list[bytes], concurrency: int) -> t
 
         async def worker():
             for body in queue:
-                r = await client.post(url, content=body, headers=headers)
-                assert r.status_code == 200 and b"<Success/>" in r.content
+                if streamed:
+                    async with asyncio.timeout(120), client.stream("POST", url, content=body, headers=headers) as r:
+                        answer = await read_answer(r, 64 << 20)
+                else:
+                    r = await client.post(url, content=body, headers=headers)
+                    answer = r.content
+                assert r.status_code == 200 and b"<Success/>" in answer
 
         t0, c0 = time.perf_counter(), time.process_time()
         await asyncio.gather(*(worker() for _ in range(concurrency)))
@@ -136,6 +147,51 @@ def overhead(n: int, concurrency: int, runs: int) -> dict[str, float]:
             "raw_cpu": rc / n * 1000, "client_cpu": oc / n * 1000, "cpu_ratio": oc / rc}
 
 
+def reading(n: int, concurrency: int, runs: int) -> dict[str, float]:
+    big = "1000000"
+    with sandbox_process("--limits", f"OTA_HotelRateAmountNotif={big},all={big}") as settings:
+        payloads = bodies(n)
+        for streamed in (False, True):  # warm up both paths
+            asyncio.run(_raw(settings, payloads[:100], concurrency, streamed))
+        plain, streamed = [], []
+        for _ in range(runs):
+            plain.append(asyncio.run(_raw(settings, payloads, concurrency)))
+            streamed.append(asyncio.run(_raw(settings, payloads, concurrency, streamed=True)))
+    p, s = statistics.median(x[0] for x in plain), statistics.median(x[0] for x in streamed)
+    pc, sc = statistics.median(x[1] for x in plain), statistics.median(x[1] for x in streamed)
+    return {"plain_ms": p / n * 1000, "streamed_ms": s / n * 1000, "ratio": s / p,
+            "plain_cpu": pc / n * 1000, "streamed_cpu": sc / n * 1000, "cpu_ratio": sc / pc}
+
+
+class _OneAnswer(httpx.AsyncBaseTransport):
+    """A success answer from memory, streamed as a network answer is (one chunk)."""
+
+    body = rate_request(1000001, [])  # any small body; only its size matters here
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        return httpx.Response(200, headers={"Content-Type": "application/xml"},
+                              stream=httpx.ByteStream(self.body))
+
+
+def reading_in_process(n: int, runs: int) -> dict[str, float]:
+    """CPU microseconds per call of ``post()`` and of the streamed read, best of ``runs``."""
+    async def loop(streamed: bool) -> float:
+        async with httpx.AsyncClient(transport=_OneAnswer()) as client:
+            c0 = time.process_time()
+            for _ in range(n):
+                if streamed:
+                    async with asyncio.timeout(120), client.stream("POST", "https://x/y", content=b"<x/>") as r:
+                        body = await read_answer(r, 64 << 20)
+                else:
+                    body = (await client.post("https://x/y", content=b"<x/>")).content
+                assert body == _OneAnswer.body
+                await asyncio.sleep(0)  # let the loop run once, as a real answer does (it drops cancelled timers)
+            return (time.process_time() - c0) / n * 1e6
+    plain = [asyncio.run(loop(False)) for _ in range(runs)]
+    streamed = [asyncio.run(loop(True)) for _ in range(runs)]
+    return {"plain_us": min(plain), "streamed_us": min(streamed)}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=3)
@@ -156,6 +212,13 @@ def main() -> None:
           f"(ratio {ov['ratio']:.2f})")
     print(f"client CPU per request: raw httpx {ov['raw_cpu']:.2f} ms, PlatformClient {ov['client_cpu']:.2f} ms "
           f"(ratio {ov['cpu_ratio']:.2f})")
+    rd = reading(300 if args.quick else 2000, 8, max(3, args.runs))
+    print(f"reading answers (8 in flight, median of {max(3, args.runs)}): post() {rd['plain_ms']:.2f} ms/request, "
+          f"stream()+read_answer+deadline {rd['streamed_ms']:.2f} ms/request (ratio {rd['ratio']:.2f}); CPU "
+          f"{rd['plain_cpu']:.3f} vs {rd['streamed_cpu']:.3f} ms/request (ratio {rd['cpu_ratio']:.2f})")
+    ip = reading_in_process(5000 if args.quick else 20000, 5)
+    print(f"reading in process (no TLS, no server; best of 5): post() {ip['plain_us']:.1f} us/call, "
+          f"stream()+read_answer+deadline {ip['streamed_us']:.1f} us/call ({ip['streamed_us'] - ip['plain_us']:+.1f} us)")
     print(f"cpu count: {os.cpu_count()}")
 
 

@@ -4,10 +4,15 @@ Columns: ``source, sheet, row, column, value, rule, severity, message``. ``row``
 number the person sees in Excel (header = 1); ``column`` is the header text of the cell;
 ``severity`` is ``error`` (blocks a push) or ``warning`` (never does). Loaders create issues
 for cells they cannot read; ``expectations`` adds the platform's rules.
+
+Every issue frame is made here, so this is where a long cell is cut (:func:`cut`): the ``value``
+column and the values a message quotes in backticks hold at most :data:`QUOTE_LIMIT` characters
+and say how long the cell was, so a 1,000,000-character cell is not carried (and printed) whole.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 
 import numpy as np
@@ -17,6 +22,21 @@ ISSUE_COLUMNS = ["source", "sheet", "row", "column", "value", "rule", "severity"
 ISSUE_DTYPES = {"source": "string", "sheet": "string", "row": "Int64", "column": "string", "value": "string",
                 "rule": "string", "severity": "string", "message": "string"}
 SEVERITIES = ("error", "warning")
+QUOTE_LIMIT = 200       # characters of a cell shown in an issue
+MESSAGE_LIMIT = 2_000   # characters of a message (a sentence, its quoted values cut first)
+_QUOTED = re.compile(rf"`([^`]{{{QUOTE_LIMIT + 1},}})`")
+_WAS_CUT = re.compile(r"… \([\d,]+ characters\)$")
+
+
+def cut(text: str, limit: int = QUOTE_LIMIT) -> str:
+    """``text`` cut to ``limit`` characters, saying how long it was: ``aaaa… (1,000,000 characters)``
+    (a text cut already is left as it is: issue frames are combined more than once)."""
+    if len(text) <= limit:
+        return text
+    done = _WAS_CUT.search(text)
+    if done is not None and done.start() <= limit:
+        return text
+    return f"{text[:limit]}… ({len(text):,} characters)"
 
 
 def empty_issues() -> pd.DataFrame:
@@ -73,5 +93,14 @@ def has_errors(issues: pd.DataFrame) -> bool:
 
 
 def _typed(frame: pd.DataFrame) -> pd.DataFrame:
-    frame = frame[ISSUE_COLUMNS]
-    return frame.astype(ISSUE_DTYPES)
+    frame = frame[ISSUE_COLUMNS].astype(ISSUE_DTYPES)
+    value_long = frame["value"].str.len() > QUOTE_LIMIT
+    message_long = frame["message"].str.len() > QUOTE_LIMIT
+    if not (value_long.any() or message_long.any()):  # the common case: nothing to copy
+        return frame
+    frame = frame.copy()
+    value_long, message_long = value_long.fillna(False).astype(bool), message_long.fillna(False).astype(bool)
+    frame.loc[value_long, "value"] = frame.loc[value_long, "value"].map(cut)
+    frame.loc[message_long, "message"] = frame.loc[message_long, "message"].map(
+        lambda m: cut(_QUOTED.sub(lambda q: f"`{cut(q.group(1))}`", m), MESSAGE_LIMIT))
+    return frame

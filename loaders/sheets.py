@@ -24,11 +24,12 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from loaders import text_files, workbooks, xlsx_xml
+from loaders import text_files, workbooks, xlsx_bounds, xlsx_xml
 from loaders.errors import LoadError
 from loaders.folders import folder_files
 from loaders.header_rows import HEADER_SEARCH_ROWS, TableKind, find_header, two_row_header
 from loaders.parquet_files import FIRST_ROW, PARQUET_SUFFIXES, read_parquet_tables, text_table
+from loaders.xlsx_bounds import DEFAULT_BOUNDS, WorkbookBounds
 
 EXCEL_SUFFIXES = {".xlsx", ".xlsm", ".xlsb", ".xls", ".ods"}
 CSV_SUFFIXES = {".csv", ".txt", ".tsv"}
@@ -83,11 +84,12 @@ def read_sheets(paths: Iterable[str | Path], sheet: str | Sequence[str] | None =
 
 def read_tables(paths: Iterable[str | Path], sheet: str | Sequence[str] | None = None, *,
                 kind: TableKind | None = None, encoding: str | None = None, header_row: int | None = None,
-                read_hidden: bool = False) -> Tables:
+                read_hidden: bool = False, bounds: WorkbookBounds = DEFAULT_BOUNDS) -> Tables:
     """Read each file; for workbooks, the named sheet(s) or, with ``sheet=None``, every visible sheet.
 
     ``kind`` lets the header row be found below title rows; ``header_row`` (Excel row, 1-based)
-    forces it; ``encoding`` forces a CSV file's encoding.
+    forces it; ``encoding`` forces a CSV file's encoding; a workbook declaring more than ``bounds``
+    (see ``loaders.xlsx_bounds``) is refused before it is read.
     """
     if encoding is not None:
         text_files.check_encoding(encoding)
@@ -99,17 +101,17 @@ def read_tables(paths: Iterable[str | Path], sheet: str | Sequence[str] | None =
         if not path.exists():
             raise LoadError(f"`{path}` does not exist: check the path and the file name.", source=path.name)
         if path.is_dir():
-            _read_folder(path, sheet, kind, encoding, header_row, read_hidden, out)
+            _read_folder(path, sheet, kind, encoding, header_row, read_hidden, out, bounds)
         else:
-            _read_file(path, sheet, kind, encoding, header_row, read_hidden, out)
+            _read_file(path, sheet, kind, encoding, header_row, read_hidden, out, bounds)
     return out
 
 
 def _read_file(path: Path, sheet: str | Sequence[str] | None, kind: TableKind | None, encoding: str | None,
-               header_row: int | None, read_hidden: bool, out: Tables) -> None:
+               header_row: int | None, read_hidden: bool, out: Tables, bounds: WorkbookBounds) -> None:
     suffix = path.suffix.lower()
     if suffix in EXCEL_SUFFIXES:
-        _read_workbook(path, sheet, kind, header_row, read_hidden, out)
+        _read_workbook(path, sheet, kind, header_row, read_hidden, out, bounds)
     elif suffix in CSV_SUFFIXES:
         out.sheets.append(_read_csv(path, kind, encoding, header_row))
     elif suffix in PARQUET_SUFFIXES:
@@ -120,7 +122,7 @@ def _read_file(path: Path, sheet: str | Sequence[str] | None, kind: TableKind | 
 
 
 def _read_folder(folder: Path, sheet: str | Sequence[str] | None, kind: TableKind | None, encoding: str | None,
-                 header_row: int | None, read_hidden: bool, out: Tables) -> None:
+                 header_row: int | None, read_hidden: bool, out: Tables, bounds: WorkbookBounds) -> None:
     """Every data file of ``folder`` (see ``loaders.folders``), named by its path inside it."""
     listed = folder_files(folder)
     if listed.kind == "parquet":
@@ -129,7 +131,7 @@ def _read_folder(folder: Path, sheet: str | Sequence[str] | None, kind: TableKin
     for path, source in listed.files:
         part = Tables([])
         try:
-            _read_file(path, sheet, kind, encoding, header_row, read_hidden, part)
+            _read_file(path, sheet, kind, encoding, header_row, read_hidden, part, bounds)
         except LoadError as exc:
             raise LoadError(f"in the folder `{folder}`, file `{source}`: {exc}", source=source,
                             sheet=exc.sheet) from exc
@@ -172,13 +174,18 @@ def arrow_sheet(table: pa.Table, source: str, rows: np.ndarray | None = None,
 # --- workbooks ----------------------------------------------------------------------------------------
 
 def _read_workbook(path: Path, sheet: str | Sequence[str] | None, kind: TableKind | None, header_row: int | None,
-                   read_hidden: bool, out: Tables) -> None:
+                   read_hidden: bool, out: Tables, bounds: WorkbookBounds) -> None:
     import fastexcel
 
+    bounded = path.suffix.lower() in xlsx_bounds.ZIP_SUFFIXES
+    if bounded:
+        xlsx_bounds.check_archive(path, bounds)  # before any reader opens it: it would size its buffers from it
     try:
         reader = fastexcel.read_excel(str(path))
         names = list(reader.sheet_names)
-    except Exception as exc:  # fastexcel raises its own error types for damaged files
+    except BaseException as exc:  # fastexcel raises its own error types for damaged files (a panic too)
+        if not _reader_failed(exc):
+            raise
         raise LoadError(f"`{path.name}` cannot be read as a workbook ({_short(exc)}); "
                         "open it in Excel and save it again as .xlsx.", source=path.name) from exc
     if sheet is None:
@@ -197,6 +204,8 @@ def _read_workbook(path: Path, sheet: str | Sequence[str] | None, kind: TableKin
         if name not in names:
             raise LoadError(f"`{path.name}` has no sheet `{name}`; its sheets are "
                             + ", ".join(f"`{n}`" for n in names) + ".", source=path.name, sheet=name)
+        if bounded and path.suffix.lower() in xlsx_xml.XLSX_SUFFIXES:
+            xlsx_bounds.check_sheet(path, name, bounds)
         try:
             with workbooks.quiet_fastexcel():
                 raw = _read_sheet(path, reader, name, kind, header_row)
@@ -206,7 +215,9 @@ def _read_workbook(path: Path, sheet: str | Sequence[str] | None, kind: TableKin
             raw = _no_header(path, name, exc.row)  # another sheet of the workbook: not this table
         except LoadError:
             raise
-        except Exception as exc:
+        except BaseException as exc:  # the reader failed: one line, never its backtrace
+            if not _reader_failed(exc):
+                raise
             raise LoadError(f"`{path.name}` sheet `{name}` cannot be read ({_short(exc)}).",
                             source=path.name, sheet=name) from exc
         if raw is not None:
@@ -229,7 +240,9 @@ def sheet_states(path: Path) -> dict[str, str]:
     try:
         with CalamineWorkbook.from_path(str(path)) as wb:
             return {m.name: str(m.visible).rsplit(".", 1)[-1].lower() for m in wb.sheets_metadata}
-    except Exception:  # noqa: BLE001 - visibility unknown: every sheet is read, as before
+    except BaseException as exc:  # visibility unknown: every sheet is read, as before (a reader's panic too)
+        if not _reader_failed(exc):
+            raise
         return {}
 
 
@@ -483,6 +496,12 @@ _MIDNIGHT = re.compile(r"(?<=^\d{4}-\d{2}-\d{2})[ T]00:00:00$")
 def _midnight(text: str) -> str:
     """A date header cell read as ``2027-01-01 00:00:00`` is the date ``2027-01-01``."""
     return _MIDNIGHT.sub("", text)
+
+
+def _reader_failed(exc: BaseException) -> bool:
+    """An error a reader raised, or a Rust panic in it (pyo3's ``PanicException`` is a BaseException);
+    not Ctrl-C or an exit."""
+    return isinstance(exc, Exception) or type(exc).__name__ == "PanicException"
 
 
 def _short(exc: BaseException) -> str:

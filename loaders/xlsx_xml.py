@@ -49,23 +49,28 @@ def column_letters(index: int) -> str:
     return out
 
 
-def sheet_part(zf: zipfile.ZipFile, sheet: str) -> str:
-    """The zip member holding ``sheet``'s XML (``KeyError`` when the workbook has no such sheet)."""
+def sheet_parts(zf: zipfile.ZipFile) -> dict[str, str]:
+    """Each sheet's name -> the zip member holding its XML (entities never expanded)."""
     from lxml import etree
 
-    wb = etree.fromstring(zf.read("xl/workbook.xml"))
-    rels = etree.fromstring(zf.read("xl/_rels/workbook.xml.rels"))
-    rid = None
-    for el in wb.iter("{*}sheet"):
-        if el.get("name") == sheet:
-            rid = next((v for k, v in el.attrib.items() if k.endswith("}id")), None)
-    if rid is None:
-        raise KeyError(sheet)
+    parser = etree.XMLParser(resolve_entities=False, no_network=True)
+    wb = etree.fromstring(zf.read("xl/workbook.xml"), parser)
+    rels = etree.fromstring(zf.read("xl/_rels/workbook.xml.rels"), parser)
+    targets = {}
     for el in rels.iter("{*}Relationship"):
-        if el.get("Id") == rid:
-            target = el.get("Target", "")
-            return target.lstrip("/") if target.startswith("/") else "xl/" + target
-    raise KeyError(sheet)
+        target = el.get("Target", "")
+        targets[el.get("Id")] = target.lstrip("/") if target.startswith("/") else "xl/" + target
+    out = {}
+    for el in wb.iter("{*}sheet"):
+        rid = next((v for k, v in el.attrib.items() if k.endswith("}id")), None)
+        if rid in targets and el.get("name") is not None:
+            out[str(el.get("name"))] = targets[rid]
+    return out
+
+
+def sheet_part(zf: zipfile.ZipFile, sheet: str) -> str:
+    """The zip member holding ``sheet``'s XML (``KeyError`` when the workbook has no such sheet)."""
+    return sheet_parts(zf)[sheet]
 
 
 @dataclass(frozen=True)

@@ -104,6 +104,9 @@ class Settings:
     demand_static_max_age_hours: float = 24.0  # refetch static data older than this
     # the command line
     log_dir: str = ""  # crash logs (traces of unexpected failures); default .workbench/logs
+    # answers (transport)
+    max_answer_bytes: int = 64 * 1024 * 1024  # an answer larger than this after decoding is a failed call
+    request_deadline_seconds: float = 0.0  # a whole call (connect, send, the whole answer); 0: 2 x timeout_seconds
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "weekday_spelling", str(self.weekday_spelling).strip().lower())

@@ -1,7 +1,9 @@
 """HTTP client of the car search service: one POST with retries, typed errors, paginated listings.
 
-429, 5xx and connection failures are retried with :class:`workbench.transport.backoff.RetryPolicy`
-(``Retry-After`` honoured); other 4xx are raised at once. A search is a read, so re-sending it after
+429, 5xx, connection failures and answers that cannot be read (larger than ``WORKBENCH_MAX_ANSWER_BYTES``
+after decoding, not over within the deadline, a broken encoding: :mod:`workbench.transport.answer`) are
+retried with :class:`workbench.transport.backoff.RetryPolicy` (``Retry-After`` honoured); other 4xx and a
+refused TLS handshake are raised at once. A search is a read, so re-sending it after
 an ambiguous failure is safe. Amounts keep their exact decimal value (JSON numbers are parsed as
 ``Decimal``). Headers are never logged.
 """
@@ -30,7 +32,9 @@ from workbench.cars.errors import (
 from workbench.cars.pagination import DEFAULT_MAX_PAGES, Paged, collect
 from workbench.cars.params import SearchParams
 from workbench.config import Settings
+from workbench.transport.answer import AnswerProblem, decoded_response, read_answer_sync
 from workbench.transport.backoff import RETRIABLE_STATUS, RetryPolicy, parse_retry_after
+from workbench.transport.tls import tls_failure
 
 log = logging.getLogger(__name__)
 
@@ -100,13 +104,18 @@ class CarSearchClient:
             attempt += 1
             self.stats.requests += 1
             try:
-                resp = self._http.post(url, content=content, headers=headers)
-            except httpx.TransportError as exc:
-                if self.retry.should_retry(attempt):
-                    self._wait(attempt, None, f"{type(exc).__name__} on {path}")
+                resp = self._exchange(url, content, headers)
+            except (httpx.TransportError, AnswerProblem) as exc:
+                what = exc.text if isinstance(exc, AnswerProblem) else f"{type(exc).__name__}: {exc}"
+                refused = tls_failure(exc, "WORKBENCH_DEMAND_CA_BUNDLE", "WORKBENCH_DEMAND_BASE_URL")
+                if not refused and self.retry.should_retry(attempt):  # a search is a read: safe to resend
+                    self._wait(attempt, None, f"{what} on {path}")
                     continue
+                if isinstance(exc, AnswerProblem):
+                    raise CarsConnectionError(f"the answer from `{url}` could not be read after {attempt} "
+                                              f"attempt(s): {what}") from None
                 raise CarsConnectionError(f"could not reach the car search service at `{url}` after {attempt} "
-                                          f"attempt(s): {type(exc).__name__}: {exc}") from exc
+                                          f"attempt(s): {refused + ': ' if refused else ''}{what}") from exc
             if resp.status_code == 429:
                 self.stats.rate_limited += 1
             if resp.status_code in RETRIABLE_STATUS or resp.status_code >= 500:
@@ -118,6 +127,14 @@ class CarSearchClient:
             if resp.status_code >= 400:
                 raise api_error(resp, path=path, attempts=attempt)
             return _json_object(resp, path)
+
+    def _exchange(self, url: str, content: bytes, headers: dict[str, str]) -> httpx.Response:
+        """One POST, its answer read within the connection's limits (size after decoding, deadline)."""
+        started = time.monotonic()
+        with self._http.stream("POST", url, content=content, headers=headers) as streamed:
+            limits = self.connection.answers
+            body = read_answer_sync(streamed, limits.max_bytes, started=started, seconds=limits.deadline_seconds)
+            return decoded_response(streamed, body)
 
     def _wait(self, attempt: int, retry_after: float | None, why: str) -> None:
         delay = self.retry.delay(attempt, retry_after)

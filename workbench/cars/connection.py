@@ -15,6 +15,7 @@ from urllib.parse import urlsplit
 
 from workbench.cars.errors import CarsConfigError, LegacyCredentialsError
 from workbench.config import Secret, Settings
+from workbench.transport.answer import ACCEPT_ENCODING, AnswerLimits
 
 _VERSION = re.compile(r"^\d+(\.\d+)*$")
 _VERSION_AT_END = re.compile(r"/\d+\.\d+/?$")
@@ -45,6 +46,7 @@ class DemandConnection:
     ca_bundle: str = ""
     timeout_seconds: float = 60.0
     endpoints: Endpoints = field(default_factory=Endpoints)
+    answers: AnswerLimits = AnswerLimits(64 << 20, 120.0)  # the largest answer and the longest call
 
     @classmethod
     def from_settings(cls, settings: Settings, endpoints: Endpoints | None = None) -> DemandConnection:
@@ -86,11 +88,15 @@ class DemandConnection:
                                 "`WORKBENCH_DEMAND_API_VERSION` instead (the client adds `/<version>/search`)")
         if settings.demand_ca_bundle and not _is_file(settings.demand_ca_bundle):
             problems.append(f"`WORKBENCH_DEMAND_CA_BUNDLE` `{settings.demand_ca_bundle}` does not exist")
+        try:
+            answers = AnswerLimits.from_settings(settings)
+        except ValueError as exc:
+            problems.append(str(exc))
         if problems:
             raise CarsConfigError("car search settings cannot be used:\n" + "\n".join(f"  - {p}" for p in problems))
         return cls(base_url=base, affiliate_id=settings.affiliate_id.strip(), api_key=Secret(key),
                    api_version=version, ca_bundle=settings.demand_ca_bundle,
-                   timeout_seconds=settings.timeout_seconds, endpoints=endpoints or Endpoints())
+                   timeout_seconds=settings.timeout_seconds, endpoints=endpoints or Endpoints(), answers=answers)
 
     def url(self, name: str) -> str:
         """Absolute URL of endpoint ``name`` (``search``, ``languages``, ``suppliers``, ``depots``)."""
@@ -99,7 +105,8 @@ class DemandConnection:
     def headers(self) -> dict[str, str]:
         """Request headers, the one place the key is revealed (never log the result)."""
         return {"Authorization": f"Bearer {self.api_key.reveal()}", "X-Affiliate-Id": self.affiliate_id,
-                "Accept": "application/json", "User-Agent": "connectivity-workbench-cars/0.1"}
+                "Accept": "application/json", "Accept-Encoding": ACCEPT_ENCODING,
+                "User-Agent": "connectivity-workbench-cars/0.1"}
 
     @cached_property
     def verify(self) -> ssl.SSLContext | bool:

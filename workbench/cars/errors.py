@@ -11,7 +11,7 @@
     │   │   └── CarsAuthError      401/403: API key or affiliate id refused
     │   ├── CarsRateLimitError     429, still after every retry
     │   └── CarsServerError        5xx, still after every retry
-    ├── CarsConnectionError        no HTTP answer at all, after every retry
+    ├── CarsConnectionError        no usable HTTP answer, after every retry (or a refused TLS handshake)
     └── CarsResponseError          a 2xx answer that cannot be used (not JSON, no data list, page loop)
 
 Messages name the thing in backticks and say how to fix it; none ever contains the API key.
@@ -110,7 +110,8 @@ class CarsServerError(CarsAPIError, TransientError):
 
 
 class CarsConnectionError(CarsError, TransientError):
-    """The service could not be reached (connection refused, TLS failure, timeout)."""
+    """The service could not be reached (connection refused, TLS failure, timeout), or its answer could
+    not be read (larger than the cap after decoding, not over within the deadline, a broken encoding)."""
 
 
 class CarsResponseError(CarsError, TerminalError):

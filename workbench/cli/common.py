@@ -61,9 +61,10 @@ def print_skipped(issues) -> None:
 
 
 
-def load_settings(env_file: Path | None):
+def load_settings(env_file: Path | None, *, check_files: bool = True):
     """The settings of ``--env-file`` (else the environment and ./.env); ``SettingsError`` when they cannot
-    be used (a number that is not one, a CA bundle that does not exist)."""
+    be used (a number that is not one, a CA bundle that does not exist; ``check_files=False`` for a command
+    that only reads a value, e.g. a dry run's weekday spelling, and sends nothing)."""
     from workbench.config import Settings
     from workbench.errors import SettingsError
 
@@ -71,8 +72,10 @@ def load_settings(env_file: Path | None):
         if not env_file.is_file():
             raise SettingsError(f"settings file `{env_file}` does not exist (a sandbox writes DIR/connection.env "
                                 "when it starts)")
-        return Settings.from_file(env_file).check_files("ca_bundle", source=env_file)
-    return Settings.from_env().check_files("ca_bundle", source="the environment or ./.env")
+        settings = Settings.from_file(env_file)
+        return settings.check_files("ca_bundle", source=env_file) if check_files else settings
+    settings = Settings.from_env()
+    return settings.check_files("ca_bundle", source="the environment or ./.env") if check_files else settings
 
 
 class PushReports:

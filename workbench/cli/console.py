@@ -1,5 +1,6 @@
 """Printing for people: one rich console, issue tables, push results, and clean failures (exit 2,
-no traceback). Missing values print blank or as ``—``, never ``nan``/``None``/``NaT``."""
+no traceback). Missing values print blank or as ``—``, never ``nan``/``None``/``NaT``; a value
+from the data is cut to 200 characters, saying how long it was (:func:`clip`)."""
 
 from __future__ import annotations
 
@@ -31,6 +32,14 @@ def text(value: object, blank: str = "") -> str:
     return _text(value, blank)
 
 
+def clip(value: object, blank: str = "", limit: int = 200) -> str:
+    """``value`` for a line of output, cut to ``limit`` characters: ``aaaa… (1,000,000 characters)``
+    (a cell's million characters are not printed)."""
+    from loaders.issues import cut
+
+    return cut(text(value, blank), limit)
+
+
 def check_paths(paths: Iterable[Path] | None, check: Callable[[Path], Any]) -> None:
     """Refuse (exit 2) an output path ``check`` rejects, before any work starts."""
     for path in paths or []:
@@ -56,9 +65,9 @@ def print_issues(issues: pd.DataFrame, rows: int | None = None, limit: int = 20)
 
     shown = pd.concat([issues[issues["severity"] == "error"], issues[issues["severity"] == "warning"]]).head(limit)
     for r in shown.itertuples(index=False):
-        sheet, row, column = text(r.sheet), text(r.row), text(r.column)
-        where = text(r.source) + (f" {sheet}" if sheet else "") + (f" row {row}" if row else "")
-        value = f" = {escape(text(r.value))}" if text(r.value) else ""
+        sheet, row, column = clip(r.sheet), text(r.row), clip(r.column)
+        where = clip(r.source) + (f" {sheet}" if sheet else "") + (f" row {row}" if row else "")
+        value = f" = {escape(clip(r.value))}" if text(r.value) else ""
         style = "red" if r.severity == "error" else "yellow"
         console.print(f"[{style}]{text(r.severity):7}[/] [bold]{escape(where)}[/]"
                       f"{', ' + escape(column) if column else ''}{value}  [dim]{escape(text(r.rule))}[/]\n"
@@ -73,7 +82,7 @@ def print_push_result(result: Any, limit: int = 10) -> None:
     req = result.requests
     failing = req[req["outcome"] != "success"] if len(req) else req
     for r in failing.head(limit).itertuples(index=False):
-        said = text(r.texts) or text(r.error) or "no details"
+        said = clip(r.texts) or clip(r.error) or "no details"
         console.print(f"  [red]{escape(text(r.hotel))} {escape(text(r.month))}[/]: {escape(text(r.outcome))}, "
                       f"{escape(said)} ({_answer(r.http_status, r.ruid)})")
     if len(failing) > limit:
@@ -122,9 +131,9 @@ def print_rooms_result(result: Any) -> None:
     console.print(("[green]" if result.ok else "[red]") + escape(result.summary()) + "[/]")
     for r in result.results.itertuples(index=False):
         colour = "green" if r.outcome == "success" else "red"
-        room = text(r.inv_code) or text(r.room_id) or "(new room type)"
-        name = f" {text(r.room_name)}" if text(r.room_name) else ""
-        message = f" {text(r.message)}" if text(r.message) else ""
+        room = clip(r.inv_code) or clip(r.room_id) or "(new room type)"
+        name = f" {clip(r.room_name)}" if text(r.room_name) else ""
+        message = f" {clip(r.message)}" if text(r.message) else ""
         console.print(f"  [{colour}]{escape(text(r.notif_type))} {escape(text(r.hotel_code))} {escape(room)}[/]"
                       f"{escape(name)}: {escape(text(r.outcome))}{escape(message)} "
                       f"({_answer(getattr(r, 'http_status', None), r.ruid)})")

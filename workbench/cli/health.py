@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from workbench.cli.console import console, fail
+from workbench.cli.console import clip, console, fail
 
 
 def health(
@@ -100,9 +100,9 @@ def _print(result, show: int) -> None:
         console.print(f"[yellow]note[/] {escape(note)}")
     styles = {"now": "red", "soon": "yellow", "advice": "dim"}
     for r in f.head(max(show, 0)).itertuples(index=False):
-        rate = "" if r.rate_plan_code is None or str(r.rate_plan_code) in ("<NA>", "nan") else f" / {r.rate_plan_code}"
-        console.print(f"[{styles[r.severity]}]{r.severity:6}[/] [bold]{r.hotel_code} {escape(str(r.inv_type_code))}"
-                      f"{escape(rate)}[/] [dim]{r.finding}[/]\n        {escape(str(r.message))}\n"
-                      f"        fix: {escape(str(r.fix))}")
+        rate = "" if r.rate_plan_code is None or str(r.rate_plan_code) in ("<NA>", "nan") else f" / {clip(r.rate_plan_code)}"
+        console.print(f"[{styles[r.severity]}]{r.severity:6}[/] [bold]{r.hotel_code} {escape(clip(r.inv_type_code))}"
+                      f"{escape(rate)}[/] [dim]{r.finding}[/]\n        {escape(clip(r.message, limit=2_000))}\n"
+                      f"        fix: {escape(clip(r.fix, limit=2_000))}")
     if len(f) > show > 0:
         console.print(f"… and {len(f) - show} more (write them all with --report health.html/.xlsx/.csv)")

@@ -90,8 +90,10 @@ def _show(frame: pd.DataFrame, title: str, limit: int | None = None) -> None:
     shown = frame.tail(limit) if limit else frame
     for col in shown.columns:
         table.add_column(Text(_visible(str(col))), overflow="fold", max_width=48)
+    from workbench.cli.console import clip
+
     for row in shown.itertuples(index=False):  # cells are text, never markup: bodies come from the internet
-        table.add_row(*(Text("" if _isna(v) else _visible(str(v)[:2000])) for v in row))
+        table.add_row(*(Text("" if _isna(v) else _visible(clip(str(v)))) for v in row))
     Console().print(table)
     if limit and len(frame) > limit:
         Console().print(f"(last {limit} of {len(frame)} rows; use --out FILE.csv for all)")

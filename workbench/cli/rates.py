@@ -59,10 +59,13 @@ def _as_of(value: str | None) -> dt.date | None:
         raise
 
 
-def _load_and_check(files: list[Path], sheet: list[str] | None, registry: list[Path] | None, day: dt.date | None,
-                    fx: Path | None, extra_registry=None, encoding: str | None = None,
-                    header_row: int | None = None):
-    """Read and check the files; a file that cannot be used raises ``LoadError``. Says which sheets were skipped.
+def _checked(files: list[Path], sheet: list[str] | None, registry: list[Path] | None, day: dt.date | None,
+             fx: Path | None, encoding: str | None = None, header_row: int | None = None, waivers: Path | None = None,
+             **platform: object):
+    """``workbench.flows.rates.check_rates`` as every rates command calls it (``platform``: its ``settings``,
+    ``journal``, ``price_jumps``, ``fetch_registry``), each step in the spinner; then which sheets were
+    skipped and how many warnings the waivers set aside. Raises what the flow raises (``LoadError``,
+    ``WorkbenchError``): the command decides what it writes before failing.
 
     The checks' modules are imported in the background while the files are read (Great Expectations
     itself only when a row may fail a rule: ``expectations.engine``)."""
@@ -70,44 +73,29 @@ def _load_and_check(files: list[Path], sheet: list[str] | None, registry: list[P
     from workbench.memory import batch_process
 
     batch_process()
-    checks = import_in_background("workbench.flows.rates")
-    from loaders import read_rates, read_registry
+    import_in_background("expectations.rates", "workbench.flows.plan")
+    from workbench.flows.rates import check_rates
 
-    with console.status("Reading and checking…"):
-        reg = read_registry(registry) if registry else None
-        if extra_registry is not None:
-            reg = extra_registry if reg is None else reg.merge(extra_registry)
-        loaded = read_rates(files, sheet=sheet or None, encoding=encoding, header_row=header_row)
-        checks.join()
-        from workbench.flows.rates import check_loaded
-
-        check = check_loaded(loaded, files, registry=reg, as_of=day, fx=fx)
+    with console.status("Reading…") as status:
+        check = check_rates(files, sheet=sheet or None, registry=registry or None, as_of=day, fx=fx,
+                            encoding=encoding, header_row=header_row, waivers=waivers,
+                            progress=lambda step: status.update(escape(step)), **platform)  # type: ignore[arg-type]
     print_skipped(check.issues)
-    return check
-
-
-def _check(files: list[Path], sheet: list[str] | None, registry: list[Path] | None, day: dt.date | None,
-           fx: Path | None, encoding: str | None = None, header_row: int | None = None):
-    from loaders import LoadError
-
-    try:
-        return _load_and_check(files, sheet, registry, day, fx, encoding=encoding, header_row=header_row)
-    except LoadError as exc:
-        fail(str(exc))
-
-
-def _apply_waivers(check, waivers: Path | None):
-    """``check`` with ``--waivers`` applied, and one line saying how many warnings they set aside;
-    a waivers file that cannot be used raises ``LoadError`` naming its cells."""
-    if waivers is None:
-        return check
-    check = check.waive(waivers)
-    if len(check.waived):
+    if waivers is not None and len(check.waived):
         console.print(f"[dim]{len(check.waived):,} warning(s) waived by {escape(waivers.name)}: listed apart in the "
                       "reports, counted nowhere[/]")
     return check
 
 
+def _check(files: list[Path], sheet: list[str] | None, registry: list[Path] | None, day: dt.date | None,
+           fx: Path | None, encoding: str | None = None, header_row: int | None = None, waivers: Path | None = None):
+    """:func:`_checked` for ``validate``: a file that cannot be used is one line, exit 2."""
+    from loaders import LoadError
+
+    try:
+        return _checked(files, sheet, registry, day, fx, encoding, header_row, waivers)
+    except LoadError as exc:
+        fail(str(exc))
 
 
 def _print_not_checked(check) -> None:
@@ -142,7 +130,6 @@ def validate_rates_cmd(
     issues: IssuesOpt = None,
 ) -> None:
     """Check rates files. Exit code 0: no errors; 1: errors found; 2: the input cannot be used."""
-    from loaders import LoadError
     from workbench.reports.validation import ReportContext, check_report_path, write_report
 
     check_engine(engine, workers, scheduler, partition_size, {"--issues": issues})
@@ -151,11 +138,8 @@ def validate_rates_cmd(
         _validate_on_dask(files, as_of, registry, report, sheet, fx, show, encoding, header_row, workers, scheduler,
                           partition_size, issues)
     check_paths(report, check_report_path)
-    check = _check(files, sheet, registry, _as_of(as_of), fx, encoding=encoding, header_row=header_row)
-    try:
-        check = _apply_waivers(check, waivers)
-    except LoadError as exc:
-        fail(str(exc))
+    check = _check(files, sheet, registry, _as_of(as_of), fx, encoding=encoding, header_row=header_row,
+                   waivers=waivers)
     print_issues(check.issues, rows=len(check.frame), limit=show)
     _print_not_checked(check)
     ctx = ReportContext(title="Rates validation", files=check.files, as_of=check.as_of, rows_checked=len(check.frame))
@@ -254,6 +238,7 @@ def push_rates_cmd(
     from loaders import LoadError
     from workbench.errors import BlockedByErrors, WorkbenchError
     from workbench.reports.push import check_push_report_path
+    from workbench.writers.driver import PushInterrupted
 
     check_engine(engine, workers, scheduler, partition_size)
     if engine is Engine.dask:
@@ -269,9 +254,8 @@ def push_rates_cmd(
     reports = PushReports(report)
     if dry_run is not None:
         try:
-            spelling = load_settings(env_file).weekday_spelling
-            check = _load_and_check(files, sheet, registry, day, fx, encoding=encoding, header_row=header_row)
-            check = _apply_waivers(check, waivers)
+            spelling = load_settings(env_file, check_files=False).weekday_spelling  # all a dry run needs of them
+            check = _checked(files, sheet, registry, day, fx, encoding, header_row, waivers)
         except (LoadError, WorkbenchError) as exc:
             reports.nothing_sent(str(exc))
             fail(str(exc))
@@ -298,12 +282,8 @@ def push_rates_cmd(
     try:
         settings = load_settings(env_file)
         target = settings.base_url
-        extra = _platform_registry(files, sheet, settings, encoding, header_row) if fetch_registry else None
-        check = _load_and_check(files, sheet, registry, day, fx, extra_registry=extra, encoding=encoding,
-                                header_row=header_row)
-        if price_jumps:  # before the waivers: a price jump is a warning a waiver may set aside
-            check = _with_price_jumps(check, settings, journal)
-        check = _apply_waivers(check, waivers)
+        check = _checked(files, sheet, registry, day, fx, encoding, header_row, waivers, settings=settings,
+                         journal=journal, price_jumps=price_jumps, fetch_registry=fetch_registry)
     except (LoadError, WorkbenchError) as exc:
         reports.nothing_sent(str(exc), target=target)
         fail(str(exc))
@@ -319,7 +299,12 @@ def push_rates_cmd(
         console.print(f"[red]Nothing sent:[/] {escape(str(exc))}")
         reports.nothing_sent(str(exc), check, target)
         raise typer.Exit(1) from None
-    except (WorkbenchError, ValueError) as exc:
+    except PushInterrupted as exc:  # Ctrl-C / SIGTERM: what was sent is in the journal, the reports say it
+        if exc.result is not None:
+            exc.result.plan = check.plan
+            reports.write(exc.result)
+        fail(str(exc), code=130)
+    except WorkbenchError as exc:
         reports.nothing_sent(str(exc), check, target)
         fail(str(exc))
     print_push_result(result)
@@ -368,32 +353,6 @@ def push_requests_cmd(
     raise typer.Exit(0 if result.ok else 1)
 
 
-def _platform_registry(files: list[Path], sheet: list[str] | None, settings, encoding: str | None = None,
-                       header_row: int | None = None):
-    """Rooms and rate plans of the properties in ``files``, read from the platform (roomrates)."""
-    from loaders import read_rates
-    from workbench.platform.registry import fetch_registry
-
-    if not settings.base_url:
-        return None
-    frame, _ = read_rates(files, sheet=sheet or None, encoding=encoding, header_row=header_row)
-    hotels = sorted({int(h) for h in frame["hotel_code"].dropna().unique()})
-    with console.status(f"Reading rooms and rate plans of {len(hotels)} properties from the platform…"):
-        return fetch_registry(settings, hotels)
-
-
-def _with_price_jumps(check, settings, journal: Path):
-    """``check`` with the price-jump warnings against the journal's accepted prices among its issues."""
-    from workbench.errors import WorkbenchError
-    from workbench.flows.plan import plan_rates, with_warnings
-
-    try:
-        review = plan_rates(check, settings, journal=journal, skip_invalid=True)
-    except WorkbenchError as exc:
-        fail(str(exc))
-    return with_warnings(check, review.warnings)
-
-
 def _plan_push(files: list[Path], day: dt.date | None, registry: list[Path] | None, skip_invalid: bool, full: bool,
                env_file: Path | None, journal: Path, report: list[Path] | None, fetch_registry: bool,
                sheet: list[str] | None, fx: Path | None, encoding: str | None, header_row: int | None,
@@ -403,21 +362,23 @@ def _plan_push(files: list[Path], day: dt.date | None, registry: list[Path] | No
     from loaders import LoadError
     from workbench.cli.console import print_plan
     from workbench.errors import WorkbenchError
-    from workbench.flows.plan import plan_rates, with_warnings
+    from workbench.flows.plan import as_pushed, plan_rates
     from workbench.reports.plan import check_plan_report_path, write_plan_report
 
     check_paths(report, check_plan_report_path)
     try:
         settings = load_settings(env_file)
-        extra = _platform_registry(files, sheet, settings, encoding, header_row) if fetch_registry else None
-        check = _apply_waivers(_load_and_check(files, sheet, registry, day, fx, extra_registry=extra,
-                                               encoding=encoding, header_row=header_row), waivers)
-        with console.status("Comparing with the last accepted prices…"):
-            result = plan_rates(check, settings, journal=journal, skip_invalid=skip_invalid, full=full,
-                                price_jumps=price_jumps)
+        check = _checked(files, sheet, registry, day, fx, encoding, header_row, waivers, settings=settings,
+                         journal=journal, price_jumps=price_jumps, fetch_registry=fetch_registry)
+        if check.plan is not None and not full:  # compared once: the check's plan is the push's
+            result = as_pushed(check.plan, check, skip_invalid)
+        else:
+            with console.status("Comparing with the last accepted prices…"):
+                result = plan_rates(check, settings, journal=journal, skip_invalid=skip_invalid, full=full,
+                                    price_jumps=price_jumps)
     except (LoadError, WorkbenchError) as exc:
         fail(str(exc))
-    print_issues(with_warnings(check, result.warnings).issues, rows=len(check.frame), limit=10)
+    print_issues(check.issues, rows=len(check.frame), limit=10)
     _print_not_checked(check)
     print_plan(result)
     for path in report or []:

@@ -80,9 +80,7 @@ def plan_rates(check: RatesCheck, settings: Settings | None = None, *, journal: 
     leave = check.invalid_mask() | check.repeat_mask() | check.refused_mask()
     send = frame[~leave].reset_index(drop=True)
     send.attrs = frame.attrs
-    blocked = "" if check.ok or skip_invalid else (
-        f"{len(check.errors):,} error(s) block the push; fix them, or send only the rows without errors with "
-        "--skip-invalid (the plan shows what that would send)")
+    blocked = blocked_text(check, skip_invalid)
     hotels = send["hotel_code"].dropna().unique()
     mark = journal_mark(journal)
     accepted = read_accepted(journal, chosen, hotels) if chosen else empty_accepted()
@@ -100,6 +98,18 @@ def plan_rates(check: RatesCheck, settings: Settings | None = None, *, journal: 
                             price_jump_issues(send[moved], before, limits, outliers=False)])
     return RatesPlan(chosen, Path(journal), send, diff, requests, messages, estimate, full, since,
                      int(leave.sum()), blocked, warnings, mark)
+
+
+def blocked_text(check: RatesCheck, skip_invalid: bool) -> str:
+    """Why a push would stop before sending ('' when nothing stops it)."""
+    return "" if check.ok or skip_invalid else (
+        f"{len(check.errors):,} error(s) block the push; fix them, or send only the rows without errors with "
+        "--skip-invalid (the plan shows what that would send)")
+
+
+def as_pushed(plan: RatesPlan, check: RatesCheck, skip_invalid: bool) -> RatesPlan:
+    """``plan`` (made with ``skip_invalid``) as a push with or without ``skip_invalid`` would follow it."""
+    return dataclasses.replace(plan, blocked=blocked_text(check, skip_invalid))
 
 
 def with_warnings(check: RatesCheck, warnings: pd.DataFrame) -> RatesCheck:

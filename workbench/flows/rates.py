@@ -11,7 +11,7 @@
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import ClassVar, TypeAlias
@@ -133,25 +133,60 @@ class RatesCheck(IssuesView):
         return missing_facts(self.frame.reset_index(drop=True), self.registry)
 
     _repeats: np.ndarray | None = field(default=None, init=False, repr=False, compare=False)
+    #: what a push would change against a journal (``check_rates(..., journal=...)``): made once, its
+    #: price-jump warnings among ``issues``, reused by ``push_rates`` with the same journal and target
+    plan: RatesPlan | None = field(default=None, repr=False, compare=False)
 
 
 
 def check_rates(files: RatesInput | Iterable[RatesInput], *, sheet: str | Sequence[str] | None = None,
                 registry: Registry | PathLike | Iterable[PathLike] | None = None, as_of: dt.date | str | None = None,
                 fx: FxTable | PathLike | None = None, encoding: str | None = None,
-                header_row: int | None = None, waivers: WaiversInput | None = None) -> RatesCheck:
-    """Load rates files (or frames) and check them against the platform's rules.
+                header_row: int | None = None, waivers: WaiversInput | None = None,
+                settings: Settings | None = None, journal: PathLike | None = None, price_jumps: bool = True,
+                fetch_registry: bool = True, progress: Callable[[str], object] | None = None) -> RatesCheck:
+    """Load rates files (or frames) and check them against the platform's rules: what
+    ``workbench validate rates`` and ``workbench push rates`` do before sending, step for step.
 
     ``files`` are paths of CSV/Excel files and/or pandas frames; a frame is read like a sheet in the
     long layout, its issues pointing at ``<DataFrame 1>`` row = its position + 2 (see
     :mod:`workbench.flows.frames`). ``as_of`` is a date or ``YYYY-MM-DD`` text (default: today in CET).
     ``encoding`` and ``header_row`` apply to the files (see :func:`loaders.read_rates`).
-    ``waivers`` (a waivers file or frame) set accepted warnings aside: see :meth:`RatesCheck.waive`.
+    With ``settings`` naming a platform, the rooms and rate plans of the properties read are read from
+    it (roomrates) and added to ``registry`` (``fetch_registry=False``: not). With ``journal``, the rows
+    are compared with the prices it says were accepted (``check.plan``) and the price-jump warnings join
+    the issues (``price_jumps=False``: not). ``waivers`` (a waivers file or frame) then set accepted
+    warnings aside: see :meth:`RatesCheck.waive`. ``progress`` is told each step as it starts.
     """
+    say = progress or (lambda _: None)
     inputs = [files] if isinstance(files, (str, Path, pd.DataFrame)) else list(files)
+    say("Reading the files…")
     loaded = _load(inputs, sheet, encoding=encoding, header_row=header_row)
-    return check_loaded(loaded, [p for p in inputs if not isinstance(p, pd.DataFrame)], registry=registry,
-                        as_of=as_of, fx=fx, waivers=waivers)
+    reg = _registry(registry)
+    if settings is not None and settings.base_url and fetch_registry:
+        from workbench.platform.registry import fetch_registry as read_platform
+
+        hotels = sorted({int(h) for h in loaded[0]["hotel_code"].dropna().unique()})
+        say(f"Reading the rooms and rate plans of {len(hotels)} properties from the platform…")
+        platform = read_platform(settings, hotels)
+        reg = platform if reg is None else reg.merge(platform)
+    say(f"Checking {len(loaded[0]):,} prices…")
+    check = check_loaded(loaded, [p for p in inputs if not isinstance(p, pd.DataFrame)], registry=reg, as_of=as_of,
+                         fx=fx)
+    if journal is not None and price_jumps:
+        from workbench.flows.plan import plan_rates, with_warnings
+
+        say("Comparing with the last accepted prices…")
+        plan = plan_rates(check, settings, journal=journal, skip_invalid=True)
+        check = with_warnings(check, plan.warnings)  # before the waivers: a price jump is a warning one may waive
+        check.plan = plan
+    return check if waivers is None else check.waive(waivers)
+
+
+def _registry(registry: Registry | PathLike | Iterable[PathLike] | None) -> Registry | None:
+    if registry is None or isinstance(registry, Registry):
+        return registry
+    return read_registry(registry)
 
 
 def check_loaded(loaded: tuple[pd.DataFrame, pd.DataFrame], files: Iterable[PathLike] = (), *,
@@ -162,12 +197,7 @@ def check_loaded(loaded: tuple[pd.DataFrame, pd.DataFrame], files: Iterable[Path
     ``files``; see :func:`check_rates` for the other arguments."""
     frame, load_issues = loaded
     as_of = as_of_date(as_of)
-    if registry is None:
-        reg = Registry()
-    elif isinstance(registry, Registry):
-        reg = registry
-    else:
-        reg = read_registry(registry)
+    reg = _registry(registry) or Registry()
     fx_table = fx if isinstance(fx, FxTable) else read_fx_table(fx)
     issues = validate_rates(frame, registry=reg, as_of=as_of, fx=fx_table, load_issues=load_issues)
     check = RatesCheck(frame, issues, reg, as_of, [Path(p) for p in files])
@@ -282,6 +312,8 @@ def push_rates(check: RatesCheck, settings: Settings, *, journal: PathLike = DEF
     frame = check.frame.reset_index(drop=True)
     # errors skipped: ``not_sent`` ("not sent (errors)"); repeats and refused properties: ``held`` lines
     held = _held(check, frame, repeated & ~invalid & ~refused, refused & ~invalid)
+    if plan is None and _reusable(check.plan, settings, journal, full, price_jumps):
+        plan = check.plan
     plan = plan if plan is not None else _plan(check, settings, journal, skip_invalid, full, price_jumps)
     result = send_rates(frame[send], settings, journal=journal, full=full, progress=progress, command=command,
                         client_options=client_options, skipped_rows=int(invalid.sum()), files=check.files,
@@ -292,6 +324,14 @@ def push_rates(check: RatesCheck, settings: Settings, *, journal: PathLike = DEF
 
     result.rows = with_row_warnings(result.rows, plan.warnings)
     return result
+
+
+def _reusable(plan: RatesPlan | None, settings: Settings, journal: PathLike, full: bool, price_jumps: bool) -> bool:
+    """The check's plan serves the push: made against the same journal and target, not ``full``."""
+    from workbench.flows.plan import plan_target
+
+    return (plan is not None and not full and price_jumps and Path(plan.journal) == Path(journal)
+            and plan.target == plan_target(settings, journal))
 
 
 def _plan(check: RatesCheck, settings: Settings, journal: PathLike, skip_invalid: bool, full: bool,

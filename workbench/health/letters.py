@@ -3,12 +3,15 @@ from which date, what to do. Markdown and HTML from the same sentences.
 
 Only the findings frame goes in, so nothing else (settings, addresses, request ids) can come out;
 finding codes are never printed, every room and rate is named with its name and platform id.
+Names are typed by properties: in Markdown they are escaped too (:func:`markdown_text`), since
+Markdown renderers pass raw HTML such as ``<script>`` through.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import html
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -17,8 +20,15 @@ import pandas as pd
 
 from workbench.health.findings import CLOSED_WINDOW, YEAR
 
+_MARKDOWN = re.compile(r"([\\`*_\[\]|~])")
 HEADINGS = {"now": "Guests cannot book these now", "soon": "These stop being bookable soon",
             "advice": "Good to know"}
+
+
+def markdown_text(text: str) -> str:
+    """``text`` shown as typed in Markdown: HTML escaped (``<script>`` stays text) and the marks that
+    make emphasis, code, links or tables backslash-escaped."""
+    return _MARKDOWN.sub(r"\\\1", html.escape(text, quote=False))
 
 
 def human_date(day: object) -> str:
@@ -119,7 +129,7 @@ def write_letter(hotel_code: int, hotel_name: str | None, findings: pd.DataFrame
     title = f"{name}: what guests can and cannot book"
     intro = (f"We checked the prices and availability of {name} (property {hotel_code}) on the platform on "
              f"{human_date(as_of)}.")
-    md = [f"# {title}", "", intro, ""]
+    md = [f"# {markdown_text(title)}", "", markdown_text(intro), ""]
     hx = [f"<h1>{html.escape(title)}</h1>", f"<p>{html.escape(intro)}</p>"]
     if not rows:
         ok = ("Everything we checked can be booked: every room and rate has prices for at least a year "
@@ -135,7 +145,7 @@ def write_letter(hotel_code: int, hotel_name: str | None, findings: pd.DataFrame
         for r in part:
             thing = _thing(r)
             what, todo = sentence(r, as_of)
-            md.append(f"- **{thing}** {what} {todo}")
+            md.append(f"- **{markdown_text(thing)}** {markdown_text(what)} {markdown_text(todo)}")
             hx.append(f"<li><strong>{html.escape(thing)}</strong> {html.escape(what)} {html.escape(todo)}</li>")
         md.append("")
         hx.append("</ul>")

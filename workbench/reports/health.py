@@ -17,6 +17,7 @@ import pandas as pd
 from workbench.health import FINDINGS, PropertyHealth
 from workbench.health.coverage import KEY
 from workbench.health.letters import write_letter
+from workbench.reports.cells import XLSXWRITER_OPTIONS, write_csv
 from workbench.reports.validation import REPORT_CSS
 
 ROOM_RATE_COLUMNS = ["hotel_code", "hotel_name", "inv_type_code", "room_name", "rate_plan_code", "rate_name", "role",
@@ -36,8 +37,7 @@ def write_health_report(health: PropertyHealth, path: str | Path, *, timelines: 
     suffix = path.suffix.lower()
     path.parent.mkdir(parents=True, exist_ok=True)
     if suffix == ".csv":
-        health.findings.to_csv(path, index=False, encoding="utf-8-sig", date_format="%Y-%m-%d")
-        return path
+        return write_csv(health.findings, path, date_format="%Y-%m-%d")
     if suffix == ".xlsx":
         _xlsx(health, path)
         return path
@@ -58,7 +58,8 @@ def _dates(frame: pd.DataFrame) -> pd.DataFrame:
 def _xlsx(health: PropertyHealth, path: Path) -> None:
     sheets = {"Findings": health.findings, "Properties": health.properties(),
               "RoomRates": health.room_rates[ROOM_RATE_COLUMNS]}
-    with pd.ExcelWriter(path, engine="xlsxwriter", date_format="yyyy-mm-dd", datetime_format="yyyy-mm-dd") as xw:
+    with pd.ExcelWriter(path, engine="xlsxwriter", date_format="yyyy-mm-dd", datetime_format="yyyy-mm-dd",
+                        engine_kwargs={"options": XLSXWRITER_OPTIONS}) as xw:
         for name, frame in sheets.items():
             out = _dates(frame)
             out.to_excel(xw, sheet_name=name, index=False)

@@ -20,6 +20,7 @@ import xlsxwriter
 from xlsxwriter.utility import xl_rowcol_to_cell
 from xlsxwriter.worksheet import Worksheet
 
+from workbench.reports.cells import XLSXWRITER_OPTIONS
 from workbench.reports.text import is_missing, text
 
 FILLS = {"error": "#FFC7CE", "warning": "#FFEB9C"}
@@ -42,9 +43,8 @@ def write_marked_values(path: str | Path, files: Sequence[Path], marks: pd.DataF
     cells = sum(len(t) * len(t.columns) for t in (tables or {}).values()) + len(marks) * 9
     # in memory is ~20% faster (shared strings); past a few million cells, bound the memory instead
     wb = xlsxwriter.Workbook(str(path), {"constant_memory": cells > CONSTANT_MEMORY_CELLS,
-                                         "default_date_format": "yyyy-mm-dd", "strings_to_numbers": False,
-                                         "strings_to_urls": False, "strings_to_formulas": False,
-                                         "nan_inf_to_errors": True})
+                                         "default_date_format": "yyyy-mm-dd", "nan_inf_to_errors": True,
+                                         **XLSXWRITER_OPTIONS})  # text from the data stays text
     try:
         fmt = _Formats(wb)
         sources = list(_sources(files))
@@ -85,14 +85,33 @@ def _sources(files: Sequence[Path]) -> Iterator[tuple[str, tuple[str, str], Rows
         if f.suffix.lower() in EXCEL:
             from python_calamine import CalamineWorkbook
 
+            from loaders.xlsx_bounds import check_archive
+
+            check_archive(f)  # read before, but maybe not every sheet: the reader sizes each from the file
             wb = CalamineWorkbook.from_path(str(f))
             names = wb.sheet_names
             for name in names:
+                if not _within_bounds(f, name):
+                    continue
                 rows = wb.get_sheet_by_name(name).to_python(skip_empty_area=False)
                 title = name if single else (f"{f.stem} {name}" if len(names) > 1 else f.stem)
                 yield title, (f.name, name), [[None if v == "" else v for v in r] for r in rows]
         else:
             yield f.stem, (f.name, ""), _csv_rows(f)
+
+
+def _within_bounds(f: Path, sheet: str) -> bool:
+    """Whether a sheet of the workbook ``f`` may be copied: one past the bounds of
+    ``loaders.xlsx_bounds`` (a hidden sheet, never read, with a stray cell at XFD1048576) is not:
+    the readers would size it from the file."""
+    from loaders.errors import LoadError
+    from loaders.xlsx_bounds import check_sheet
+
+    try:
+        check_sheet(f, sheet)
+    except LoadError:
+        return False
+    return True
 
 
 def _csv_rows(f: Path) -> Rows:

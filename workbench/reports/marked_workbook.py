@@ -22,6 +22,7 @@ from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.hyperlink import Hyperlink
 from openpyxl.worksheet.worksheet import Worksheet
 
+from workbench.reports.cells import append_row
 from workbench.reports.marked_values import NOT_COPIED
 from workbench.reports.ranges import IssueRanges, nights_text, weekdays_text
 from workbench.reports.text import text
@@ -67,7 +68,7 @@ def _copy_values(wb: Workbook, f: Path):
         for ws in src.worksheets:
             dst = wb.create_sheet(_unique(f"{f.stem} {ws.title}" if len(src.worksheets) > 1 else f.stem, used))
             for row in ws.iter_rows(values_only=True):
-                dst.append(list(row))
+                append_row(dst, list(row))
             yield ws.title, dst
         src.close()
     else:
@@ -77,12 +78,12 @@ def _copy_values(wb: Workbook, f: Path):
         dst = wb.create_sheet(_unique(f.stem, used))
         for _ in range(int(raw.rows.iloc[0]) - 2 if len(raw.rows) else 0):
             dst.append([])
-        dst.append(raw.header)
+        append_row(dst, raw.header)
         last = int(raw.rows.iloc[0]) - 1 if len(raw.rows) else 1
         for r, values in zip(raw.rows.tolist(), raw.body.itertuples(index=False), strict=True):
             for _ in range(int(r) - last - 1):
                 dst.append([])
-            dst.append([None if pd.isna(v) else _number(v) for v in values])
+            append_row(dst, [None if pd.isna(v) else _number(v) for v in values])
             last = int(r)
         yield "", dst
 
@@ -157,7 +158,7 @@ def _issues_sheet(wb: Workbook, issues: pd.DataFrame, links: list[str], title: s
     for c in ws[1]:
         c.font = Font(bold=True)
     for r, link in zip(issues[cols].itertuples(index=False), links, strict=True):
-        ws.append([None if pd.isna(v) else v for v in r] + (["open" if link else ""]))
+        append_row(ws, [None if pd.isna(v) else v for v in r] + (["open" if link else ""]))
         if link:
             cell = ws.cell(row=ws.max_row, column=len(cols) + 1)
             cell.hyperlink = Hyperlink(ref=cell.coordinate, location=link, display="open")
@@ -189,7 +190,7 @@ def _lines_sheet(wb: Workbook, name: str, lines: pd.DataFrame, links: list[str],
     sev_col = list(columns).index("severity") + 1
     fill_severity = extra is None
     for values, link in zip(table[list(columns)].itertuples(index=False), links, strict=True):
-        ws.append([_cell(v) for v in values] + ["open" if link else ""])
+        append_row(ws, [_cell(v) for v in values] + ["open" if link else ""])
         if link:
             cell = ws.cell(row=ws.max_row, column=len(columns) + 1)
             cell.hyperlink = Hyperlink(ref=cell.coordinate, location=link, display="open")

@@ -19,6 +19,7 @@ from typing import Any
 
 import pandas as pd
 
+from workbench.reports.cells import XLSXWRITER_OPTIONS
 from workbench.reports.tables import write_table
 from workbench.reports.text import text
 from workbench.reports.validation import REPORT_CLASS, REPORT_CSS
@@ -51,7 +52,7 @@ def write_plan_report(plan: Any, path: str | Path) -> Path:
     sheets = {"Plan": figures, "Room-rates": plan.room_rates, "Changes": _ranges_table(plan.ranges()),
               "Cells": _cells_table(plan.changes()).head(EXCEL_ROWS),
               "Warnings": plan.warnings.reindex(columns=WARNING_COLUMNS)}
-    with pd.ExcelWriter(path, engine="xlsxwriter") as writer:
+    with pd.ExcelWriter(path, engine="xlsxwriter", engine_kwargs={"options": XLSXWRITER_OPTIONS}) as writer:
         for name, frame in sheets.items():
             frame.to_excel(writer, sheet_name=name, index=False)
             sheet = writer.sheets[name]

@@ -1,10 +1,13 @@
-"""Write a plain frame for people: CSV (UTF-8 with BOM so Excel opens it right) or XLSX."""
+"""Write a plain frame for people: CSV (UTF-8 with BOM so Excel opens it right) or XLSX; text from
+the data is written as text, never as a formula (see :mod:`workbench.reports.cells`)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 import pandas as pd
+
+from workbench.reports.cells import keep_text, write_csv
 
 SUPPORTED = (".csv", ".xlsx")
 
@@ -23,8 +26,7 @@ def write_table(frame: pd.DataFrame, path: str | Path, sheet_name: str = "data")
     suffix = path.suffix.lower()
     path.parent.mkdir(parents=True, exist_ok=True)
     if suffix == ".csv":
-        frame.to_csv(path, index=False, encoding="utf-8-sig")
-        return path
+        return write_csv(frame, path)
     out = frame.copy()
     for col in out.columns:  # Excel cannot store timezone-aware datetimes
         if isinstance(out[col].dtype, pd.DatetimeTZDtype):
@@ -34,6 +36,7 @@ def write_table(frame: pd.DataFrame, path: str | Path, sheet_name: str = "data")
     with pd.ExcelWriter(path, engine="openpyxl") as writer:
         out.to_excel(writer, sheet_name=sheet_name[:31], index=False)
         ws = writer.sheets[sheet_name[:31]]
+        keep_text(ws, out)
         ws.freeze_panes = "A2"
         ws.auto_filter.ref = ws.dimensions
         for i, col in enumerate(out.columns, start=1):

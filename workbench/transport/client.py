@@ -18,7 +18,7 @@ import random
 import ssl
 import time
 from collections.abc import Awaitable, Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -26,11 +26,14 @@ import httpx
 
 from workbench.config import Settings
 from workbench.ota.response import OTAResponse, ResponseParseError, extract_ruid, parse_response
+from workbench.transport import verdicts as v
+from workbench.transport.answer import ACCEPT_ENCODING, AnswerLimits, AnswerProblem, read_answer, too_slow
 from workbench.transport.backoff import RetryPolicy, parse_retry_after
 from workbench.transport.errors import ConfigurationError
 from workbench.transport.limiter import SlidingWindowLimiter
 from workbench.transport.operations import PCI, SPEC_LIMITS, Operation, operation, parse_limits
-from workbench.transport.result import Attempt, Outcome, Result
+from workbench.transport.result import Attempt, Result
+from workbench.transport.tls import tls_failure
 
 USER_AGENT = "connectivity-workbench/0.1"
 #: Answers that mean the platform did not process the call: always safe to resend.
@@ -105,12 +108,17 @@ class PlatformClient:
         self._freed: asyncio.Event | None = None
         self._in_flight = 0
         self._latency: float | None = None  # moving average of call durations, seconds
+        try:
+            answers = AnswerLimits.from_settings(settings)
+        except ValueError as exc:
+            raise ConfigurationError(str(exc)) from None
+        self.max_answer_bytes, self.deadline = answers.max_bytes, answers.deadline_seconds
         limits = httpx.Limits(max_connections=self.max_in_flight, max_keepalive_connections=self.max_in_flight)
         timeout = httpx.Timeout(settings.timeout_seconds, connect=min(10.0, settings.timeout_seconds))
         self._http = httpx.AsyncClient(
             auth=auth or basic_auth(settings), transport=transport, limits=limits, timeout=timeout,
             verify=ssl_context(settings.ca_bundle) if transport is None else True,
-            headers={"User-Agent": USER_AGENT}, follow_redirects=False)
+            headers={"User-Agent": USER_AGENT, "Accept-Encoding": ACCEPT_ENCODING}, follow_redirects=False)
 
     @staticmethod
     def _base(url: str, setting: str) -> str:
@@ -164,27 +172,24 @@ class PlatformClient:
             waited += ticket.waited
             t0 = time.perf_counter()
             try:
-                response = await self._http.request(verb, url, content=payload if verb != "GET" else None,
-                                                    headers=headers)
+                call = await self._call(url, payload, headers, verb)
             except httpx.TransportError as exc:
                 self._leave(ticket, time.perf_counter() - t0)
-                verdict = self._transport_error(exc, idempotent)
-                history.append(Attempt(number, None, None, verdict.error, time.perf_counter() - t0, waited))
-                retry_after = None
+                verdict, retry_after = self._transport_error(exc, idempotent), None
             except BaseException:
                 self._leave(ticket)
                 raise
             else:
                 self._leave(ticket, time.perf_counter() - t0)
-                verdict = self._answer(response, idempotent, op)
-                history.append(Attempt(number, response.status_code, verdict.ruid, verdict.error,
-                                       time.perf_counter() - t0, waited))
-                retry_after = parse_retry_after(response.headers.get("retry-after"))
-                if response.status_code == 429:
+                verdict = self._answer(call, idempotent, op)
+                retry_after = parse_retry_after(call.headers.get("retry-after"))
+                if call.status == 429:
                     self.limiter.block(op.limit_key, retry_after if retry_after is not None
                                        else self.retry.delay(number, rng=self._rng))
+            history.append(Attempt(number, verdict.status, verdict.ruid, verdict.error, time.perf_counter() - t0,
+                                   waited))
             if not verdict.retry or not self.retry.should_retry(number):
-                return verdict.result(op, context, tuple(history), time.perf_counter() - started)
+                return verdict.result(op.name, context, tuple(history), time.perf_counter() - started)
             waited = self.retry.delay(number, retry_after, rng=self._rng)
             await self._sleep(waited)
         raise AssertionError("unreachable: the retry loop always returns")
@@ -217,57 +222,85 @@ class PlatformClient:
         if self._freed is not None:
             self._freed.set()
 
-    def _answer(self, response: httpx.Response, idempotent: bool, op: Operation) -> _Verdict:
-        status, body = response.status_code, response.content
+    async def _call(self, url: str, payload: bytes, headers: dict[str, str], method: str = "POST") -> _Call:
+        """One HTTP exchange within the deadline: status, headers and the decoded body, or what went
+        wrong with the answer. Connection failures raise ``httpx.TransportError``."""
+        call = _Call()
+        deadline = asyncio.timeout(self.deadline)
+        try:
+            async with deadline:
+                async with self._http.stream(method, url, content=payload if method != "GET" else None,
+                                             headers=headers) as response:
+                    call.status, call.headers = response.status_code, response.headers
+                    call.body = await read_answer(response, self.max_answer_bytes)
+        except AnswerProblem as problem:
+            call.problem = problem
+        except TimeoutError:
+            if not deadline.expired():
+                raise
+            call.problem = too_slow(self.deadline)
+        return call
+
+    def _answer(self, call: _Call, idempotent: bool, op: Operation) -> v.Verdict:
+        status, body, problem = call.status, call.body, call.problem
+        if problem is not None and (status is None or 200 <= status < 300):
+            return v.verdict(problem.situation, idempotent, status=status, error=problem.text)
+        assert status is not None  # an answer came: its status decides
         ruid = extract_ruid(body)
         parsed: OTAResponse | None = None
-        problem: str | None = None
-        try:
-            parsed = parse_response(body) if body.strip() else None
-        except ResponseParseError as exc:
-            problem = str(exc)
+        trouble = problem.text if problem is not None else None
+        page = _page(body)
+        if page:
+            trouble = trouble or f"{page}: {_start(body)}"
+        elif body.strip():
+            try:
+                parsed = parse_response(body)
+            except ResponseParseError as exc:
+                trouble = str(exc)
         if parsed is not None and parsed.ruid:
             ruid = parsed.ruid
+        fields: dict[str, Any] = {"status": status, "response": parsed, "ruid": ruid, "body": body}
         if 200 <= status < 300:
+            if page:
+                return v.verdict(v.NOT_PLATFORM, idempotent, error=f"not an answer of the platform (HTTP {status}, "
+                                 f"{page}): {_start(body)}", **fields)
+            if parsed is None:  # damaged or empty body (cut in transit): a failed try
+                return v.verdict(v.UNREADABLE, idempotent, error=f"unreadable answer (HTTP {status}): "
+                                 f"{trouble or 'empty body'}; {_start(body)}", **fields)
             expected = op.name + "RS" if "/ota/" in op.path else None
-            if parsed is not None and expected and parsed.root != expected and not parsed.errors:
-                problem = f"expected <{expected}>, got <{parsed.root}>"
-            if parsed is None:  # damaged or empty body (cut in transit, an HTML page): a failed try, as before
-                return _Verdict(Outcome.FAILED, status, None, ruid, body,
-                                f"unreadable answer (HTTP {status}): {problem or 'empty body'}; {_start(body)}",
-                                retry=idempotent, maybe_applied=not idempotent)
+            if expected and parsed.root != expected and not parsed.errors:
+                trouble = f"expected <{expected}>, got <{parsed.root}>"
             if parsed.errors:
-                return _Verdict(Outcome.REJECTED, status, parsed, ruid, body, None,
-                                fatal=any(n.code in FAULT_FATAL for n in parsed.errors))
-            if not problem and (parsed.read_ok() if op.read else parsed.success):
-                return _Verdict(Outcome.SUCCESS, status, parsed, ruid, body, None)
-            what = problem or ("no content and no Errors" if op.read else "neither Success nor Errors")
-            return _Verdict(Outcome.UNRECOGNISED, status, parsed, ruid, body,
-                            f"unrecognised answer (HTTP {status}, {what}): {_start(body)}",
-                            maybe_applied=not idempotent)
+                credentials = any(n.code in FAULT_FATAL for n in parsed.errors)
+                return v.verdict(v.REJECTED_CREDENTIALS if credentials else v.REJECTED, idempotent, **fields)
+            if not trouble and (parsed.read_ok() if op.read else parsed.success):
+                return v.verdict(v.SUCCESS, idempotent, **fields)
+            what = trouble or ("no content and no Errors" if op.read else "neither Success nor Errors")
+            return v.verdict(v.UNRECOGNISED, idempotent, error=f"unrecognised answer (HTTP {status}, {what}): "
+                             f"{_start(body)}", **fields)
+        said = f" ({problem.text})" if problem is not None else ""
         if status in NOT_PROCESSED:
-            return _Verdict(Outcome.FAILED, status, parsed, ruid, body, f"HTTP {status}", retry=True)
+            return v.verdict(v.NOT_PROCESSED, idempotent, error=f"HTTP {status}{said}", **fields)
         if status in AMBIGUOUS_5XX:
-            return _Verdict(Outcome.FAILED, status, parsed, ruid, body, f"HTTP {status}", retry=idempotent,
-                            maybe_applied=not idempotent)
+            return v.verdict(v.AMBIGUOUS_5XX, idempotent, error=f"HTTP {status}{said}", **fields)
         if status >= 500:
-            return _Verdict(Outcome.FAILED, status, parsed, ruid, body, f"HTTP {status}", fatal=status in FATAL_STATUS)
-        text = parsed.errors[0].message if parsed is not None and parsed.errors else (problem or f"HTTP {status}")
-        return _Verdict(Outcome.REJECTED, status, parsed, ruid, body, f"HTTP {status}: {text}",
-                        fatal=status in FATAL_STATUS)
+            return v.verdict(v.FATAL_5XX if status in FATAL_STATUS else v.OTHER_5XX, idempotent,
+                             error=f"HTTP {status}{said}", **fields)
+        text = parsed.errors[0].message if parsed is not None and parsed.errors else (trouble or f"HTTP {status}")
+        return v.verdict(v.FATAL_STATUS if status in FATAL_STATUS else v.REJECTED_STATUS, idempotent,
+                         error=f"HTTP {status}: {text}", **fields)
 
     @staticmethod
-    def _transport_error(exc: httpx.TransportError, idempotent: bool) -> _Verdict:
+    def _transport_error(exc: httpx.TransportError, idempotent: bool) -> v.Verdict:
         text = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
-        cause = exc.__cause__ or exc.__context__
-        if isinstance(cause, ssl.SSLError) or "CERTIFICATE_VERIFY_FAILED" in str(exc):
-            return _Verdict(Outcome.FAILED, None, None, None, b"", f"TLS failed: {text} (check WORKBENCH_CA_BUNDLE)",
-                            fatal=True)
+        refused = tls_failure(exc)
+        if refused:
+            return v.verdict(v.TLS, idempotent, error=f"{refused}: {text}")
         if isinstance(exc, _NOT_SENT):
-            return _Verdict(Outcome.FAILED, None, None, None, b"", text, retry=True)
+            return v.verdict(v.NOT_SENT, idempotent, error=text)
         if isinstance(exc, _AMBIGUOUS):
-            return _Verdict(Outcome.FAILED, None, None, None, b"", text, retry=idempotent, maybe_applied=not idempotent)
-        return _Verdict(Outcome.FAILED, None, None, None, b"", text, fatal=True)
+            return v.verdict(v.NO_ANSWER, idempotent, error=text)
+        return v.verdict(v.OTHER_FAILURE, idempotent, error=text)
 
     # --- many requests ------------------------------------------------------------------------------
     async def send_many(self, items: Iterable[SendItem | tuple[Any, ...]], on_result: OnResult | None = None, *,
@@ -308,21 +341,15 @@ class PlatformClient:
         return [results[i] for i in sorted(results)]
 
 
-@dataclass(frozen=True)
-class _Verdict:
-    outcome: Outcome
-    status: int | None
-    response: OTAResponse | None
-    ruid: str | None
-    body: bytes
-    error: str | None
-    retry: bool = False
-    maybe_applied: bool = False
-    fatal: bool = False
+@dataclass
+class _Call:
+    """What one exchange brought: the status and headers (once they came), the decoded body, or the
+    problem that ended the reading of the answer."""
 
-    def result(self, op: Operation, context: Any, history: tuple[Attempt, ...], seconds: float) -> Result:
-        return Result(op.name, self.outcome, self.status, self.response, self.ruid, len(history), history, context,
-                      self.body, self.error, self.maybe_applied, self.fatal, seconds)
+    status: int | None = None
+    headers: httpx.Headers = field(default_factory=httpx.Headers)
+    body: bytes = b""
+    problem: AnswerProblem | None = None
 
 
 __all__ = ["OnResult", "PlatformClient", "SendItem", "basic_auth", "limiter_for", "ssl_context"]
@@ -332,3 +359,17 @@ def _start(body: bytes, limit: int = 200) -> str:
     """The start of an answer's body, on one line, for a report."""
     text = " ".join(body[: limit * 2].decode("utf-8", "replace").split())
     return (text[:limit] + "…") if len(text) > limit else (text or "(empty body)")
+
+
+def _page(body: bytes) -> str | None:
+    """What the body is when it is neither XML nor JSON (so not the platform's answer), else None."""
+    head = body[:512].lstrip(b"\xef\xbb\xbf \t\r\n").lower()
+    if not head or head.startswith((b"{", b"[")):
+        return None
+    if head.startswith((b"<!doctype html", b"<html")):
+        return "an HTML page"
+    if head.startswith(b"<"):
+        return None
+    text = head.decode("utf-8", "replace").rstrip("\ufffd")  # a character cut at byte 512 is not binary
+    binary = "\ufffd" in text or any(ord(c) < 32 and c not in "\t\r\n" for c in text)
+    return "binary data" if binary else "plain text"

@@ -45,6 +45,7 @@ class Result:
     fatal: bool = False  # a settings problem (auth, host, content type, TLS): every request would fail
     seconds: float = 0.0
     extra: dict[str, Any] = field(default_factory=dict)
+    situation: str = ""  # the row of the classification table (workbench.transport.verdicts.RULES) it came to
 
     @property
     def ok(self) -> bool:

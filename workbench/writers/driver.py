@@ -83,6 +83,7 @@ class PushInterrupted(WorkbenchError):
     def __init__(self, message: str, sent: Sent) -> None:
         super().__init__(message)
         self.sent = sent
+        self.result: Any = None  # the kind's push result of what was sent, when its flow made one
 
 
 def target_of(settings: Settings) -> str:
@@ -160,15 +161,16 @@ def _guard(kind: Kind, j: Journal, target: str, planned: Sequence[Planned], clie
             go.append(p)
             continue
         status, made, ruid = found
-        if status == "created":
-            held.append(Held(p, NOT_SENT, f"not sent: `{p.creates}` was created earlier as {made} (journal"
-                                          f"{f', ruid {ruid}' if ruid else ''}); it is never created twice", made))
+        if status == "created":  # already there: nothing left to do for it
+            held.append(Held(p, "success", f"not sent: `{p.creates}` was created earlier as {made} (journal"
+                                           f"{f', ruid {ruid}' if ruid else ''}); it is never created twice", made))
             continue
         settled = kind.resolve(client.get(), p)
         if settled.made is not None:
             j.record_created(target, p.kind, str(p.creates), settled.made, ruid)
-            held.append(Held(p, NOT_SENT, f"not sent: `{p.creates}` was created by an earlier push whose answer was "
-                                          f"lost; found on the platform as {settled.made}{settled.note}", settled.made))
+            held.append(Held(p, "success", f"not sent: `{p.creates}` was created by an earlier push whose answer "
+                                           f"was lost; found on the platform as {settled.made}{settled.note}",
+                             settled.made))
         elif settled.known:
             j.forget_created(target, p.kind, str(p.creates))
             go.append(p)

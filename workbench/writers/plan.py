@@ -182,7 +182,9 @@ def count_messages(delta: pd.DataFrame) -> tuple[int, int]:
                            .astype(np.int64))
     if len(np.unique(night)) != len(f):  # several guest counts a night: nights are price vectors
         return requests, len(compress(f).messages)
-    value, _ = _price_ids(f)
+    price, _ = _price_ids(f)  # a night's price vector is its guest count and price (one guest count a night here)
+    guests, _ = pd.factorize(f["number_of_guests"], use_na_sentinel=False)
+    value = price * (int(guests.max()) + 1) + guests
     order = np.lexsort((night, series))
     s, n, v = series[order], night[order], value[order]
     new_run = np.ones(len(f), dtype=bool)

@@ -159,10 +159,17 @@ def send_rates(valid: pd.DataFrame, settings: Settings, *, journal: str | Path =
         counts["cells_changed"] = len(delta)
         return planned_rates(*rate_requests(delta, spelling=settings.weekday_spelling))
 
-    sent = driver.send(RatesKind(), prepare, settings, journal=journal, command=command, progress=progress,
-                       client=client, client_options=client_options, lock_wait=lock_wait, counts=counts)
-    return rates_result(sent, valid_total=len(valid), changed=counts["cells_changed"], headers=headers,
-                        skipped_rows=skipped_rows, files=files, held=held, refused=refused, not_sent=not_sent)
+    def result(sent: driver.Sent) -> PushResult:
+        return rates_result(sent, valid_total=len(valid), changed=counts.get("cells_changed", 0), headers=headers,
+                            skipped_rows=skipped_rows, files=files, held=held, refused=refused, not_sent=not_sent)
+
+    try:
+        sent = driver.send(RatesKind(), prepare, settings, journal=journal, command=command, progress=progress,
+                           client=client, client_options=client_options, lock_wait=lock_wait, counts=counts)
+    except driver.PushInterrupted as stopped:  # the reports still say what was sent
+        stopped.result = result(stopped.sent)
+        raise
+    return result(sent)
 
 
 def rates_result(sent: driver.Sent, *, valid_total: int, changed: int, headers: dict, skipped_rows: int = 0,

@@ -47,7 +47,7 @@ def test_an_unexpected_failure_exits_3_with_one_line_and_the_trace_in_a_log(work
     assert "Traceback" not in run.stdout + run.stderr
     line = lines[0]
     assert "`workbench validate rates` failed unexpectedly" in line and "RuntimeError: boom: the check broke" in line
-    assert "workbench/cli/rates.py" in line  # where it failed, in the project's own code
+    assert "workbench/flows/rates.py" in line  # where it failed, in the project's own code (the flow the CLI calls)
     log = log_named_in(line)
     assert log.is_absolute() and log.parent == tmp_path / ".workbench" / "logs"
     trace = log.read_text(encoding="utf-8")

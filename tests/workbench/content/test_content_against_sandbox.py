@@ -15,7 +15,7 @@ import httpx
 import pandas as pd
 
 from workbench import check_content, push_content, run_sandbox
-from workbench.cli.demo import _fixed_content
+from workbench.cli.demo import fixed_content
 
 DAY = dt.date(2026, 12, 1)
 
@@ -30,7 +30,7 @@ def _properties(sb) -> pd.DataFrame:
 
 
 def test_a_new_property_survives_build_hotel_and_is_created_once(tmp_path: Path) -> None:
-    fixed = _fixed_content(tmp_path / "content-fixed.xlsx")
+    fixed = fixed_content(tmp_path / "content-fixed.xlsx")
     with run_sandbox(tmp_path / "sb", today=DAY, rtb_enabled=True, faults="buildhotel=PORTO-01x2") as sb:
         settings = replace(sb.settings, content_api_rtb_enabled=True, build_hotel_backoff_seconds=0.0)
         check = check_content(fixed, settings=settings, today=DAY, cache=tmp_path / "lookups.json")

@@ -182,8 +182,12 @@ def test_push_requests_sends_a_rooms_and_a_content_dry_run_folder(tmp_path: Path
         rooms = push_requests(tmp_path / "rooms-dry", settings, journal=journal, progress=False)
         assert rooms.ok and len(rooms.requests) == len(NEW_ROOMS) and len(rooms.mapping) == len(NEW_ROOMS)
         again = push_requests(tmp_path / "rooms-dry", settings, journal=journal, progress=False)
-        assert again.requests.empty or set(again.requests["outcome"]) == {"not sent"}  # never created twice
+        assert again.ok and set(again.requests["outcome"]) == {"success"}  # already made: never created twice
+        assert again.results["message"].str.contains("created earlier").all()
         assert len(again.mapping) == len(NEW_ROOMS)  # found in the journal
+        rooms_now = httpx.get(sb.rooms_csv_url, verify=str(sb.tls.ca_bundle),
+                              auth=(settings.username, settings.password.reveal())).text
+        assert sum(f"Garden Room {n}," in rooms_now for n in range(len(NEW_ROOMS))) == len(NEW_ROOMS)
 
         content = check_content(fixed_content(tmp_path / "content.xlsx"), settings=settings)
         push_content(content, settings, journal=journal, dry_run=tmp_path / "content-dry")
