@@ -45,8 +45,9 @@ def bed_key(name: str) -> str:
 
 
 def unit_type_of(meta: ModularMeta, value: object) -> UnitType | None:
-    """The meta's unit type of a RoomType cell (a BCRT code or name), by name."""
-    name = room_type_name(value)
+    """The meta's unit type of a RoomType cell (a BCRT code or name), by name; a name of the meta's own (a unit type
+    no BCRT name matches, as a fetched workbook writes it) is taken as it is."""
+    name = room_type_name(value) or text(value)
     if name is None or meta.rooms is None:
         return None
     return next((t for t in meta.rooms.unit_types if (t.unit_type_name or "").casefold() == name.casefold()), None)

@@ -227,6 +227,20 @@ def test_a_bedroom_for_a_single_room_unit_is_a_layout_error() -> None:
     assert _issue(update) == ("SubRooms", "SubRoom", "unit_rooms_layout")
 
 
+def test_a_unit_type_no_bcrt_name_matches_reads_back_by_its_own_name_and_sends_nothing() -> None:
+    units = copy.deepcopy(data("rooms", "units_read_answer.json"))
+    meta = fixture_meta()
+    assert meta.rooms is not None
+    meta.rooms.unit_types.append(meta.rooms.unit_types[3].model_copy(update={"unit_type_id": 77,
+                                                                             "unit_type_name": "Garden Pod"}))
+    units[1]["configuration"]["unit_type_id"] = 77
+    a = answers(units)
+    sheets = {k: f.copy() for k, f in rooms_from_answers([a], meta).items()}
+    assert sheets["Rooms"]["room_type"].tolist() == ["1", "Garden Pod"]
+    update = update_units(sheets["Rooms"], sheets["SubRooms"], sheets["Amenities"], {HOTEL: a}, meta)
+    assert update.requests == () and update.issues.empty
+
+
 def test_rooms_removed_and_added_by_their_keys() -> None:
     a = answers()
     sheets = fetched(a)
