@@ -72,9 +72,10 @@ FOUND = "created by an earlier push (its answer was lost): found by reading the 
 HOME_SUNSET = dt.date(2026, 12, 31)
 
 
-def default_api(settings: Settings, today: dt.date | None = None) -> str:
-    """``modular`` for a Home provider (``WORKBENCH_PROVIDER_TYPE``) from 2026-12-31 in CET, ``ota`` otherwise."""
-    day = today if today is not None else cet_today()
+def default_api(settings: Settings, today: dt.date | None = None, *, now: dt.datetime | None = None) -> str:
+    """``modular`` for a Home provider (``WORKBENCH_PROVIDER_TYPE``) from 2026-12-31 in CET, ``ota`` otherwise. The
+    day is ``today``, else the CET day of ``now`` (default: this moment), never the machine's local date."""
+    day = today if today is not None else cet_today(now)
     home = (settings.provider_type or "").strip().casefold() == "home"
     return "modular" if home and day >= HOME_SUNSET else "ota"
 

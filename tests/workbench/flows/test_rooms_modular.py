@@ -4,6 +4,7 @@ the journal and the mapping file of a real push."""
 
 from __future__ import annotations
 
+import datetime as dt
 from pathlib import Path
 
 import httpx
@@ -13,8 +14,8 @@ from openpyxl import load_workbook
 from tests.workbench.flows.fixture_platform import APARTMENT, DOUBLE, HOTEL, SETTINGS, FixturePlatform
 from workbench.errors import BlockedByErrors
 from workbench.flows.room_files import read_mapping
-from workbench.flows.rooms_modular import check_rooms_modular, fetch_rooms_modular, plan_rooms_modular
-from workbench.flows.rooms_modular_files import write_modular_rooms_workbook
+from workbench.flows.rooms_modular import check_rooms_modular, default_api, fetch_rooms_modular, plan_rooms_modular
+from workbench.flows.rooms_modular_files import modular_dry_run, write_modular_rooms_workbook
 from workbench.flows.rooms_modular_push import push_rooms_modular
 from workbench.writers.journal import Journal
 
@@ -144,6 +145,32 @@ def test_an_earlier_creation_left_unclear_is_settled_before_planning(platform: F
     result = push(platform, book, tmp_path)
     assert result.ok and all(c.path != "/rooms-api/units" for c in platform.calls)
     assert read_mapping(tmp_path / "map.csv")[["room_id", "inv_code"]].values.tolist() == [["4102", "1048000103"]]
+
+
+@pytest.mark.parametrize(("provider", "now", "expected"), [
+    ("Home", dt.datetime(2026, 12, 30, 22, 59, tzinfo=dt.UTC), "ota"),       # 23:59 on the 30th in CET
+    ("Home", dt.datetime(2026, 12, 30, 23, 0, tzinfo=dt.UTC), "modular"),    # midnight of the 31st in CET
+    ("home", dt.datetime(2027, 3, 1, 12, 0, tzinfo=dt.UTC), "modular"),
+    ("Hotel", dt.datetime(2027, 3, 1, 12, 0, tzinfo=dt.UTC), "ota"),         # other types move when they choose
+    ("", dt.datetime(2027, 3, 1, 12, 0, tzinfo=dt.UTC), "ota"),
+])
+def test_the_default_api_is_modular_for_a_home_provider_from_2026_12_31_in_cet(provider: str, now: dt.datetime,
+                                                                                expected: str) -> None:
+    assert default_api(SETTINGS.with_(provider_type=provider), now=now) == expected
+
+
+def test_a_dry_run_writes_each_request_as_it_would_be_sent(platform: FixturePlatform, tmp_path: Path) -> None:
+    book = fetched(platform, tmp_path / "f.xlsx")
+    edit(book, "Rooms", {"InvCode": DOUBLE}, {"Quantity": 21})
+    with platform.client() as c:
+        plan = plan_rooms_modular(check_rooms_modular(book), SETTINGS, client=c, meta_cache=tmp_path / "meta.json")
+    manifest = modular_dry_run(plan, tmp_path / "dry")
+    assert manifest[["kind", "part", "method", "path"]].values.tolist() == [
+        ["units", "unit", "PATCH", f"/rooms-api/properties/{HOTEL}/units/{DOUBLE}"]]
+    (request,) = (tmp_path / "dry").glob("*.json")
+    assert request.read_bytes() == b'{"number_of_units":21}' and platform.writes() == []
+    changes = (tmp_path / "dry" / "changes.csv").read_text()
+    assert "number of units,20,21" in changes
 
 
 def test_errors_block_the_push_and_nothing_is_sent(platform: FixturePlatform, tmp_path: Path) -> None:
