@@ -14,7 +14,12 @@ from openpyxl import load_workbook
 from tests.workbench.flows.fixture_platform import APARTMENT, DOUBLE, HOTEL, SETTINGS, FixturePlatform
 from workbench.errors import BlockedByErrors
 from workbench.flows.room_files import read_mapping
-from workbench.flows.rooms_modular import check_rooms_modular, default_api, fetch_rooms_modular, plan_rooms_modular
+from workbench.flows.rooms_modular import (
+    check_rooms_modular,
+    default_api,
+    fetch_rooms_modular,
+    plan_rooms_modular,
+)
 from workbench.flows.rooms_modular_files import modular_dry_run, write_modular_rooms_workbook
 from workbench.flows.rooms_modular_push import push_rooms_modular
 from workbench.writers.journal import Journal
