@@ -128,11 +128,10 @@ def configuration_patch(edit: UnitEdit, cells: CellMap, new_type: int | None) ->
     rooms = _multi(edit, cells, read_rooms, live, subs) if multi else _single(edit, cells, read_rooms, own)
     if rooms is None or (rooms == read_rooms and new_type is None):
         return None
-    if not _whole(edit, rooms, read_rooms, unit_type, edit.edited[edited] if len(edit.edited) > edited
-                  else edit.edited[0] if edit.edited else edit.root()):
+    first = edit.edited[edited] if len(edit.edited) > edited else edit.edited[0] if edit.edited else edit.root()
+    if not _whole(edit, rooms, read_rooms, unit_type, first):
         return None
-    cells.at("configuration", cells.cells.get("configuration.unit_type_id") or edit.edited[edited]
-             if len(edit.edited) > edited else edit.root())
+    cells.at("configuration", cells.cells.get("configuration.unit_type_id") or first)
     return {"unit_type_id": type_id, "rooms": rooms}
 
 
