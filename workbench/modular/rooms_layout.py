@@ -88,21 +88,19 @@ def _merge_beds(beds: list[dict], edits: dict[int, tuple[int, Cell]]) -> list[di
 
 
 def _beds_text(meta: ModularMeta, config: dict | None) -> str | None:
-    if not config:
-        return None
-    return ", ".join(f"{(meta.bed_type(b['bed_type_id']) or _Named(str(b['bed_type_id']))).bed_type_name}"
-                     f"×{b['bed_count']}" for b in config.get("beds") or []) or None
+    """A bed configuration for people: ``Double bed×2, Sofa bed×1``."""
+    def name(bed_id: object) -> str:
+        known = meta.bed_type(bed_id) if isinstance(bed_id, int) else None
+        return known.bed_type_name if known is not None and known.bed_type_name else str(bed_id)
+
+    beds = (config or {}).get("beds") or []
+    return ", ".join(f"{name(b.get('bed_type_id'))}×{b.get('bed_count')}" for b in beds) or None
 
 
 @dataclass
 class _Keyed:
     key: str
     room: dict
-
-
-class _Named:
-    def __init__(self, name: str) -> None:
-        self.bed_type_name = name
 
 
 def configuration_patch(edit: UnitEdit, cells: CellMap, new_type: int | None) -> dict | None:
