@@ -386,10 +386,10 @@ def fig_validate(size: dict, want_profile: bool) -> dict:
         import loaders.issues as li
         run = lambda: validate_rates(f, registry=reg, as_of=case.as_of, fx=fx)  # noqa: E731
         out["profile"] = profile(run)
-        out["lines"] = line_times(run, [er.validate_rates, er._price_rules, er._to_rows, er._date_rules,
+        out["lines"] = line_times(run, [er.validate_rates, er._price_rules, er.to_rows, er.date_rules,
                                         er._room_rate_rules, er._duplicate_rules, eg.property_currency,
                                         eg.fx_missing, eg.annotate_room_rates, eg._guests_all_or_none,
-                                        eg._occupancy_pricing_without_guests, eg._unknown_property, eg._coverage,
+                                        eg._occupancy_pricing_without_guests, eg.unknown_property, eg._coverage,
                                         li.issues_where, li.combine])
     return out
 

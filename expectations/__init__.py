@@ -7,6 +7,7 @@
 ...                         load_issues=load_issues)
 """
 
+from expectations.availability import validate_availability
 from expectations.content import validate_content
 from expectations.content_frames import ContentLookups
 from expectations.content_modular import validate_content_modular
@@ -17,5 +18,5 @@ from expectations.rooms_modular import validate_rooms_modular
 from loaders.issues import ISSUE_COLUMNS, has_errors
 
 __all__ = ["ContentLookups", "FxTable", "ISSUE_COLUMNS", "bed_types", "cet_today", "date_window", "has_errors", "read_fx_table",
-           "room_type_name", "validate_content", "validate_content_modular", "validate_rates",
+           "room_type_name", "validate_availability", "validate_content", "validate_content_modular", "validate_rates",
            "validate_rooms", "validate_rooms_modular"]

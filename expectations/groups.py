@@ -109,7 +109,7 @@ def first_occurrence(frame: pd.DataFrame, ids: np.ndarray) -> np.ndarray:
 
 
 def group_rules(c: RateCheck) -> list[pd.DataFrame]:
-    return [_guests_all_or_none(c), _occupancy_pricing_without_guests(c), _unknown_property(c), _coverage(c),
+    return [_guests_all_or_none(c), _occupancy_pricing_without_guests(c), unknown_property(c), _coverage(c),
             _not_checked(c)]
 
 
@@ -161,12 +161,11 @@ def missing_facts(frame: pd.DataFrame, registry: Registry, coder: Coder | None =
             rules += ["guests_pricing_model", "guests_for_occupancy_pricing"]
             why.append("`guests_pricing_model` and `guests_for_occupancy_pricing` did not run (its pricing model "
                        "is not known)")
-        if hotel not in with_rates:
-            unknown = [] if hotel in with_rooms else ["unknown_room"]
-            rate_rules = [*unknown, "rate_not_active_for_room", "child_rate_follows_price", "read_only_rate"]
-            rules += rate_rules
-            what = "rate plans are" if hotel in with_rooms else "rooms and rate plans are"
-            why.append(", ".join(f"`{r}`" for r in rate_rules) + f" did not run (its {what} not known)")
+        unknown_rates = room_rate_facts(hotel, with_rates, with_rooms,
+                                        ["rate_not_active_for_room", "child_rate_follows_price", "read_only_rate"])
+        if unknown_rates is not None:
+            rules += unknown_rates[0]
+            why.append(unknown_rates[1])
         if hotel in no_max:
             rooms_ = sorted(no_max[hotel])
             rules.append("guests_max")
@@ -182,8 +181,27 @@ def missing_facts(frame: pd.DataFrame, registry: Registry, coder: Coder | None =
     return pd.DataFrame(out, columns=columns)
 
 
+def room_rate_facts(hotel: object, with_rates: set, with_rooms: set,
+                    needing_rates: list[str]) -> tuple[list[str], str] | None:
+    """For a property whose rate plans (and maybe rooms) no registry gave: the rules that did not run
+    (``unknown_room`` too when its rooms are not known either, then ``needing_rates``) and why; None
+    when its rate plans are known."""
+    if hotel in with_rates:
+        return None
+    named = ([] if hotel in with_rooms else ["unknown_room"]) + needing_rates
+    what = "rate plans are" if hotel in with_rooms else "rooms and rate plans are"
+    return named, ", ".join(f"`{r}`" for r in named) + f" did not run (its {what} not known)"
+
+
 def _not_checked(c: RateCheck) -> pd.DataFrame:
-    missing = missing_facts(c.frame, c.registry, c.coder)
+    return not_checked_issues(c, missing_facts(c.frame, c.registry, c.coder),
+                              "no registry gave (the platform's roomrates sends rooms and rate plans, never a currency, "
+                              "a pricing model or FollowsPrice)", REGISTRY_HINT)
+
+
+def not_checked_issues(c: RateCheck, missing: pd.DataFrame, lacking: str, hint: str) -> pd.DataFrame:
+    """A ``not_checked`` warning on the first row of each property of ``missing`` (``hotel_code, why``):
+    "not fully checked for lack of facts ``lacking``: ``why``; ``hint``"."""
     if missing.empty:
         return empty_issues()
     f = c.frame
@@ -195,10 +213,8 @@ def _not_checked(c: RateCheck) -> pd.DataFrame:
     why = rows["hotel_code"].map(missing.set_index("hotel_code")["why"])
     return issues_where(f, mask, column=c.header(rows, "hotel_code", "HotelCode"), value=rows["hotel_code"],
                         rule="not_checked", severity="warning",
-                        message=("property " + rows["hotel_code"].astype(str) + " is not fully checked for lack "
-                                 "of facts no registry gave (the platform's roomrates sends rooms and rate plans, "
-                                 "never a currency, a pricing model or FollowsPrice): " + why.astype(str) + "; "
-                                 + REGISTRY_HINT))
+                        message=("property " + rows["hotel_code"].astype(str) + f" is not fully checked for lack "
+                                 f"of facts {lacking}: " + why.astype(str) + "; " + hint))
 
 
 def _first_rows_mask(c: RateCheck, keys: Keys, groups: np.ndarray) -> np.ndarray:
@@ -253,7 +269,7 @@ def _occupancy_pricing_without_guests(c: RateCheck) -> pd.DataFrame:
                         )
 
 
-def _unknown_property(c: RateCheck) -> pd.DataFrame:
+def unknown_property(c: RateCheck) -> pd.DataFrame:
     if c.registry.properties.empty:
         return empty_issues()
     f = c.frame

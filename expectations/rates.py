@@ -57,13 +57,13 @@ def validate_rates(frame: pd.DataFrame, *, registry: Registry | None = None,
     unread = unread_rows(frame)
     if unread is not None and len(unread):
         unread = unread.astype(frame.dtypes.to_dict())
-        for rules, known in ((_price_rules, ["amount_minor"]), (_date_rules, ["date"]),
+        for rules, known in ((_price_rules, ["amount_minor"]), (date_rules, ["date"]),
                              (_room_rate_rules, ["hotel_code", "inv_type_code", "rate_plan_code"])):
             with_them = pd.concat([frame, unread.dropna(subset=known)], ignore_index=True)
             with_them.attrs = {"headers": frame.attrs.get("headers", {})}
             parts += rules(RateCheck(with_them, registry, as_of, fx, Coder(with_them)))
     elif len(frame):
-        parts += _price_rules(check) + _date_rules(check) + _room_rate_rules(check)
+        parts += _price_rules(check) + date_rules(check) + _room_rate_rules(check)
     if len(frame):
         parts += _duplicate_rules(check) + groups.group_rules(check)
     return combine(parts)
@@ -151,12 +151,12 @@ def _price_rules(c: RateCheck) -> list[pd.DataFrame]:
     for failure in run_suite("rates_prices", p, suite):
         rule = failure.meta["rule"]
         severity, column, message, value = msgs[rule]
-        out.append(_to_rows(c, keys, p, failure.positions, rule, severity, column, message, value))
+        out.append(to_rows(c, keys, p, failure.positions, rule, severity, column, message, value))
     out.append(groups.fx_missing(c, p, keys))
     return out
 
 
-def _to_rows(c: RateCheck, keys: Keys, projection: pd.DataFrame, positions: list[int], rule: str, severity: str,
+def to_rows(c: RateCheck, keys: Keys, projection: pd.DataFrame, positions: list[int], rule: str, severity: str,
              column: str, message: Callable[[pd.DataFrame], pd.Series], value: pd.Series) -> pd.DataFrame:
     """Issues for every row whose group (a row of ``projection``) failed."""
     if not positions:
@@ -189,7 +189,7 @@ _OTA = {"hotel_code": "HotelCode", "inv_type_code": "InvTypeCode", "rate_plan_co
 
 # --- nights -------------------------------------------------------------------------------------------
 
-def _date_rules(c: RateCheck) -> list[pd.DataFrame]:
+def date_rules(c: RateCheck) -> list[pd.DataFrame]:
     keys = c.coder.keys("date")
     d = c.frame.iloc[keys.first][["date"]].reset_index(drop=True)
     first, last = date_window(c.as_of)
@@ -262,7 +262,7 @@ def _room_rate_rules(c: RateCheck) -> list[pd.DataFrame]:
     for failure in run_suite("rates_room_rates", r, suite):
         rule = failure.meta["rule"]
         column, value, message = msgs[rule]
-        out.append(_to_rows(c, keys, r, failure.positions, rule, "error", column, message, value))
+        out.append(to_rows(c, keys, r, failure.positions, rule, "error", column, message, value))
     return out
 
 
@@ -281,17 +281,18 @@ def _child_rate_message(x: pd.Series) -> str:
 
 # --- every row: one price per cell ----------------------------------------------------------------------
 
-def repeats(frame: pd.DataFrame) -> np.ndarray:
-    """True for the rows that price a cell (hotel, room, rate plan, night, guests) an earlier row
-    already prices, in file order: what is not sent (the platform would apply only the first)."""
+CELL_KEY = ("hotel_code", "inv_type_code", "rate_plan_code", "date", "number_of_guests")
+
+
+def repeats(frame: pd.DataFrame, key: tuple[str, ...] = CELL_KEY) -> np.ndarray:
+    """True for the rows that price a cell (hotel, room, rate plan, night, guests; or the columns of
+    ``key``) an earlier row already sets, in file order: what is not sent (the platform would apply
+    only the first)."""
     frame = frame.reset_index(drop=True)
     if frame.empty:
         return np.zeros(0, dtype=bool)
-    ids = Coder(frame).keys(*CELL_KEY).ids
+    ids = Coder(frame).keys(*key).ids
     return groups.first_occurrence(frame, ids) != np.arange(len(frame))
-
-
-CELL_KEY = ("hotel_code", "inv_type_code", "rate_plan_code", "date", "number_of_guests")
 
 
 def _duplicate_rules(c: RateCheck) -> list[pd.DataFrame]:

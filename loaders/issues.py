@@ -24,7 +24,8 @@ ISSUE_DTYPES = {"source": "string", "sheet": "string", "row": "Int64", "column":
 SEVERITIES = ("error", "warning")
 QUOTE_LIMIT = 200       # characters of a cell shown in an issue
 MESSAGE_LIMIT = 2_000   # characters of a message (a sentence, its quoted values cut first)
-_QUOTED = re.compile(rf"`([^`]{{{QUOTE_LIMIT + 1},}})`")
+#: every quoted span, paired left to right (so the text between two quotes is never taken for one)
+_QUOTED = re.compile(r"`([^`]*)`")
 _WAS_CUT = re.compile(r"… \([\d,]+ characters\)$")
 
 

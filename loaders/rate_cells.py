@@ -313,6 +313,31 @@ def _normalize_scaled(minor: pd.Series, dp: pd.Series) -> tuple[np.ndarray, np.n
 
 def expand_ranges(s: RateSheet, cells: pd.DataFrame, out: pd.DataFrame,
                   ok: np.ndarray) -> tuple[pd.DataFrame, pd.DataFrame]:
+    nights = range_nights(s, cells, ok)
+    expanded = out.iloc[nights.rows].reset_index(drop=True)
+    expanded.insert(3, "date", nights.dates)
+    # an unread range row stands for its first and last nights (for the rules on nights)
+    bad = out[~ok]
+    unread = pd.concat([bad.assign(date=nights.start[~ok]), bad.assign(date=nights.end[~ok])], ignore_index=True)
+    unread = unread.drop_duplicates(subset=["row", "date"]).reset_index(drop=True)
+    return _typed(expanded), _typed(unread)
+
+
+@dataclass(frozen=True)
+class RangeNights:
+    """The nights of a sheet's range rows: ``rows[i]`` (a position in the sheet's rows) sets night
+    ``dates[i]``; ``start`` and ``end`` are each row's bounds as read (NaT where unreadable)."""
+
+    rows: np.ndarray
+    dates: np.ndarray
+    start: pd.Series
+    end: pd.Series
+
+
+def range_nights(s: RateSheet, cells: pd.DataFrame, ok: np.ndarray) -> RangeNights:
+    """Read the ``Start``, ``End`` and weekday cells of range rows (an issue for each one that cannot be
+    used, its row cleared in ``ok``) and expand the ``ok`` rows into the nights they set, by the spec's
+    weekday rules."""
     rows = cells["row"]
     bounds = {}
     for name in ("start", "end"):
@@ -354,15 +379,9 @@ def expand_ranges(s: RateSheet, cells: pd.DataFrame, out: pd.DataFrame,
     rep = np.repeat(keep, n)
     offsets = np.arange(len(rep)) - np.repeat(np.cumsum(n) - n, n)
     dates = start.to_numpy()[rep] + offsets.astype("timedelta64[D]")
-    expanded = out.iloc[rep].reset_index(drop=True)
-    expanded.insert(3, "date", dates)
     wd = pd.DatetimeIndex(dates).day_of_week.to_numpy()
     applies = mask[rep, wd]
-    # an unread range row stands for its first and last nights (for the rules on nights)
-    bad = out[~ok]
-    unread = pd.concat([bad.assign(date=start[~ok]), bad.assign(date=end[~ok])], ignore_index=True)
-    unread = unread.drop_duplicates(subset=["row", "date"]).reset_index(drop=True)
-    return _typed(expanded[applies]), _typed(unread)
+    return RangeNights(rep[applies], dates[applies], start, end)
 
 
 def weekday_mask(flags: pd.DataFrame) -> np.ndarray:

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -29,11 +28,11 @@ from loaders.blank_cells import problem_cells
 from loaders.errors import LoadError
 from loaders.header_rows import HEADER_SEARCH_ROWS, TableKind
 from loaders.headers import match_headers, missing_columns_error, where
-from loaders.issues import combine, issues_from_records
+from loaders.issues import issues_from_records
+from loaders.kind_tables import Loaded, SheetRead, gather, no_sheet_error
 from loaders.rate_cells import FIELDS, MAX_RANGE_DAYS, RateSheet, repeated, type_cells, weekday_mask
 from loaders.schemas import RATE_FIELDS, RATES_COLUMNS, WEEKDAY_FIELDS, WEEKDAYS, Field, empty_rates
 from loaders.sheets import RawSheet, Tables, arrow_sheet, read_tables
-from loaders.unread import attach_unread
 
 __all__ = ["AMOUNT_TYPE_FIELD", "Loaded", "MAX_RANGE_DAYS", "RATES_KIND", "read_rates", "read_rates_table", "sheet_headers",
            "weekday_mask"]
@@ -46,13 +45,6 @@ RATES_KIND = TableKind(
     numbers=frozenset({"amount_after_tax", "amount_before_tax", "number_of_guests", "decimal_places"}),
     ids=frozenset({"hotel_code", "inv_type_code", "rate_plan_code"}), date_columns_are_numbers=True)
 _KEY_FIELDS = ("hotel_code", "inv_type_code", "rate_plan_code", "currency_code")
-
-
-class Loaded(NamedTuple):
-    """What a loader returns: the canonical ``frame`` and the ``issues`` found while reading."""
-
-    frame: pd.DataFrame
-    issues: pd.DataFrame
 
 
 def read_rates(paths: str | Path | Iterable[str | Path], sheet: str | Sequence[str] | None = None, *,
@@ -80,39 +72,17 @@ def read_rates_table(table: pa.Table, source: str, rows: np.ndarray | None = Non
 
 
 def _read_tables(tables: Tables) -> Loaded:
-    frames, unread, issues, headers = [], [], [_skipped_notes(tables)], {}
-    ignored: dict[str, list[RawSheet]] = {}
-    read_from: set[str] = set()
-    for raw in tables.sheets:
+    def read_one(raw: RawSheet) -> SheetRead | None:
         if raw.sheet and not raw.header_found and not raw.named:
-            ignored.setdefault(raw.source, []).append(raw)
-            continue
-        frame, rest, sheet_issues, layout_headers = _read_one(raw)
-        frames.append(frame)
-        unread.append(rest)
-        issues.append(sheet_issues)
-        headers[(raw.source, raw.sheet)] = layout_headers
-        read_from.add(raw.source)
-    for source, sheets in ignored.items():
-        if source not in read_from:
-            raise _no_rates_sheet(sheets)
-        issues.append(issues_from_records(_ignored_note(raw) for raw in sheets))
-    frame = pd.concat(frames, ignore_index=True) if frames else empty_rates()
-    frame = frame.astype(RATES_COLUMNS)
-    frame.attrs["headers"] = headers
-    rest = [u for u in unread if len(u)]
-    if rest:
-        attach_unread(frame, pd.concat(rest, ignore_index=True))
-    return Loaded(frame, combine(issues))
+            return None
+        return _read_one(raw)
+
+    return gather(tables, read_one, columns=RATES_COLUMNS, ignored_note=_ignored_note, no_sheet=_no_rates_sheet)
 
 
 def sheet_headers(frame: pd.DataFrame, source: str, sheet: str) -> dict[str, str]:
     """The header text a sheet used for each canonical field (plus ``layout``), as read."""
     return frame.attrs.get("headers", {}).get((source, sheet), {})
-
-
-def _skipped_notes(tables: Tables) -> pd.DataFrame:
-    return issues_from_records(tables.hidden_records())
 
 
 def _ignored_note(raw: RawSheet) -> dict:
@@ -125,27 +95,16 @@ def _ignored_note(raw: RawSheet) -> dict:
 
 
 def _no_rates_sheet(sheets: list[RawSheet]) -> LoadError:
-    def found(r: RawSheet) -> str:
-        if not r.header:  # --header-row pointed at a blank row
-            return f"row {r.header_row} is blank"
-        return "headers found: " + (", ".join(f"`{h}`" for h in r.header if h) or "none")
-
-    if len(sheets) == 1 and sheets[0].header:  # the sheet's own missing-columns error says most
-        error = _layout(sheets[0], {}, {})[1]
-        if error is not None:
-            return error
-    listing = "; ".join(f"`{r.sheet}` ({found(r)})" for r in sheets)
-    return LoadError(f"`{sheets[0].source}` has no rates sheet: no sheet names rates columns (`HotelCode`, "
-                     f"`InvTypeCode`, `RatePlanCode`, `CurrencyCode`, and `Date`, `Start`/`End` or one column per "
-                     f"night) within its first {HEADER_SEARCH_ROWS} rows or on the row given. Sheets: {listing}.",
-                     source=sheets[0].source)
+    return no_sheet_error(sheets, "rates", "rates columns (`HotelCode`, `InvTypeCode`, `RatePlanCode`, "
+                          "`CurrencyCode`, and `Date`, `Start`/`End` or one column per night)",
+                          lambda raw: _layout(raw, {}, {})[1])
 
 
 def _layout(raw: RawSheet, cols: dict[str, int], date_headers: dict[int, pd.Timestamp]) -> tuple[str, LoadError | None]:
     """The sheet's layout, or the error saying which columns are missing."""
     if not cols:
         cols = match_headers(raw.header, RATES_KIND.fields, source=raw.source, sheet=raw.sheet)
-        date_headers = {p: d for p, d in _date_headers(raw.header).items() if p not in cols.values()}
+        date_headers = {p: d for p, d in header_dates(raw.header).items() if p not in cols.values()}
     required = [FIELDS[n] for n in _KEY_FIELDS]
     extra = raw.hint
     if "date" in cols:
@@ -174,14 +133,14 @@ def _layout(raw: RawSheet, cols: dict[str, int], date_headers: dict[int, pd.Time
 
 def _read_one(raw: RawSheet) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame, dict[str, str]]:
     cols = match_headers(raw.header, RATES_KIND.fields, source=raw.source, sheet=raw.sheet)
-    date_headers = {pos: d for pos, d in _date_headers(raw.header).items() if pos not in cols.values()}
+    date_headers = {pos: d for pos, d in header_dates(raw.header).items() if pos not in cols.values()}
     layout, error = _layout(raw, cols, date_headers)
     if error is not None:
         raise error
     s = RateSheet(raw, cols)
     headers = {"layout": layout, **{name: raw.header[pos] for name, pos in cols.items()}}
     used = {pos: raw.header[pos] for pos in (*cols.values(), *date_headers)}
-    bad_rows = _problem_cells(s, used, list(date_headers) if layout == "wide" else [])
+    bad_rows = problem_rows(s, used, list(date_headers) if layout == "wide" else [])
     if len(raw.body) == 0:
         if not s.records:
             s.records.append({"source": raw.source, "sheet": raw.sheet, "row": raw.header_row, "column": "",
@@ -196,7 +155,7 @@ def _read_one(raw: RawSheet) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame, 
     return frame, unread, issues_from_records(s.records), headers
 
 
-def _problem_cells(s: RateSheet, used: dict[int, str], nights: list[int]) -> set[int]:
+def problem_rows(s: RateSheet, used: dict[int, str], nights: list[int]) -> set[int]:
     """An issue for each Excel error value and formula without a saved value in the columns read.
     Returns the rows they make unusable (a night cell of a wide sheet only loses that night)."""
     raw = s.raw
@@ -210,7 +169,8 @@ def _problem_cells(s: RateSheet, used: dict[int, str], nights: list[int]) -> set
     return rows
 
 
-def _date_headers(header: Sequence[str]) -> dict[int, pd.Timestamp]:
+def header_dates(header: Sequence[str]) -> dict[int, pd.Timestamp]:
+    """The header cells that are dates (a wide sheet's nights), by position."""
     out = {}
     for pos, text in enumerate(header):
         if not text:

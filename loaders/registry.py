@@ -5,7 +5,8 @@ e.g. ``Properties``, ``Rooms``, ``RoomRates``) or CSV files; later filled from t
 ``roomrates`` read. Each frame uses snake_case columns (see ``loaders.schemas``):
 
 - ``properties``: hotel_code, hotel_name, currency_code, pricing_model (Standard / OBP / LOS), country_code
-- ``rooms``: hotel_code, inv_type_code, room_name, max_occupancy, max_adult_occupancy, max_child_occupancy
+- ``rooms``: hotel_code, inv_type_code, room_name, max_occupancy, max_adult_occupancy, max_child_occupancy,
+  quantity (units of the room type, for the availability rules)
 - ``room_rates``: hotel_code, inv_type_code, rate_plan_code, rate_name, active, is_child_rate,
   parent_rate_plan_code, follows_price, read_only
 - ``refused``: hotel_code, code, text, ruid: properties the platform refused to describe (its
@@ -42,7 +43,7 @@ _DTYPES = {
     "properties": {"hotel_code": "Int64", "hotel_name": "string", "currency_code": "string",
                    "pricing_model": "string", "country_code": "string"},
     "rooms": {"hotel_code": "Int64", "inv_type_code": "string", "room_name": "string", "max_occupancy": "Int64",
-              "max_adult_occupancy": "Int64", "max_child_occupancy": "Int64"},
+              "max_adult_occupancy": "Int64", "max_child_occupancy": "Int64", "quantity": "Int64"},
     "room_rates": {"hotel_code": "Int64", "inv_type_code": "string", "rate_plan_code": "string",
                    "rate_name": "string", "active": "boolean", "is_child_rate": "boolean",
                    "parent_rate_plan_code": "string", "follows_price": "boolean", "read_only": "boolean"},

@@ -99,6 +99,8 @@ ROOM_FIELDS: tuple[Field, ...] = (
                                                        "max_adults", "max_persons"), "most adults"),
     Field("max_child_occupancy", "MaxChildOccupancy", ("MaxChildOccupancy", "max_child_occupancy",
                                                        "max_children"), "most children"),
+    Field("quantity", "Quantity", ("Quantity", "units", "number_of_units"),
+          "units of the room type (rooms to sell above it are a warning)"),
 )
 ROOM_RATE_FIELDS: tuple[Field, ...] = (
     Field("hotel_code", "HotelCode", ("HotelCode", "hotel_id"), "property id"),
@@ -239,3 +241,50 @@ AMENITIES_COLUMNS: dict[str, str] = {
 
 def empty_frame(columns: dict[str, str]) -> pd.DataFrame:
     return pd.DataFrame({c: pd.Series(dtype=t) for c, t in columns.items()})
+
+
+# --- availability and restrictions (OTA_HotelAvailNotif; docs/availability.md) ---------------------------
+
+#: The values an availability sheet may set, in the order of the mapping table (workbench.ota.avail_notif).
+#: ``Field.name`` is the canonical restriction name (the ``restriction`` column of the frame).
+AVAILABILITY_VALUE_FIELDS: tuple[Field, ...] = (
+    _f("rooms_to_sell", "RoomsToSell", "BookingLimit", "allotment", "availability",
+       description="rooms of the room type the platform may sell that night (0-254; 255 = unlimited); per room "
+                   "type: leave RatePlanCode blank"),
+    _f("closed", "Closed", "close", "stop_sell", "stopsell", "closed_room",
+       description="1 closes the night (the room type when RatePlanCode is blank, else the room-rate), 0 opens it"),
+    _f("closed_to_arrival", "ClosedToArrival", "CTA", "closed_on_arrival", "closedonarrival",
+       description="1: no arrival that night, 0: arrivals allowed (room-rate)"),
+    _f("closed_to_departure", "ClosedToDeparture", "CTD", "closed_on_departure", "closedondeparture",
+       description="1: no departure that day, 0: departures allowed (room-rate)"),
+    _f("min_stay_arrival", "MinStayArrival", "minimumstay_arrival", "min_los_arrival", "min_stay_on_arrival",
+       description="fewest nights of a stay arriving that night (room-rate)"),
+    _f("max_stay_arrival", "MaxStayArrival", "maximumstay_arrival", "max_los_arrival", "max_stay_on_arrival",
+       description="most nights of a stay arriving that night (room-rate)"),
+    _f("min_stay_through", "MinStayThrough", "min_los_through", "minimum_stay_through",
+       description="fewest nights of any stay that includes that night (room-rate)"),
+    _f("max_stay_through", "MaxStayThrough", "max_los_through", "maximum_stay_through",
+       description="most nights of any stay that includes that night (room-rate)"),
+)
+#: The canonical restriction names, in table order (the order of a request's messages for one room-rate).
+RESTRICTIONS: tuple[str, ...] = tuple(f.name for f in AVAILABILITY_VALUE_FIELDS)
+#: Each restriction's column name as the workbook contract writes it (``RoomsToSell`` …).
+RESTRICTION_HEADERS: dict[str, str] = {f.name: f.ota for f in AVAILABILITY_VALUE_FIELDS}
+FLAG_RESTRICTIONS = frozenset({"closed", "closed_to_arrival", "closed_to_departure"})
+STAY_RESTRICTIONS = frozenset({"min_stay_arrival", "max_stay_arrival", "min_stay_through", "max_stay_through"})
+
+#: The canonical availability frame: one row per value set (hotel, room, [rate plan], night, restriction).
+AVAILABILITY_COLUMNS: dict[str, str] = {
+    "hotel_code": "Int64",          # AvailStatusMessages@HotelCode
+    "inv_type_code": "string",      # StatusApplicationControl@InvTypeCode
+    "rate_plan_code": "string",     # StatusApplicationControl@RatePlanCode (NA: the room type itself)
+    "date": "datetime64[ns]",       # StatusApplicationControl Start..End, one night
+    "restriction": "string",        # one of RESTRICTIONS: which value (and which message) this is
+    "value": "Int64",               # rooms to sell, a 0/1 flag, or a number of nights
+    **_PROV,
+    "value_column": "string",       # header of the cell the value came from (a date in wide sheets)
+}
+
+
+def empty_availability() -> pd.DataFrame:
+    return empty_frame(AVAILABILITY_COLUMNS)

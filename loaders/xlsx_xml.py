@@ -210,6 +210,8 @@ def scan_blanks(path: Path, sheet: str) -> Blanks:
 def _scan(data: bytes, out: dict[tuple[int, int], str]) -> None:
     from lxml import etree
 
+    if b"f" not in data:  # no formula element can be here: a search for one letter is 10x the regex's speed
+        return
     pos = 0
     while True:
         m = _FORMULA.search(data, pos)

@@ -48,6 +48,9 @@ _EXPORTS = {
     "RatesCheck": "workbench.flows.rates",
     "DryRun": "workbench.flows.rates",
     "PushResult": "workbench.writers.push",
+    # availability and restrictions (checking; sending goes through the one push path)
+    "check_availability": "workbench.flows.availability",
+    "AvailabilityCheck": "workbench.flows.availability",
     # room types and amenities
     "check_rooms": "workbench.flows.rooms",
     "preview_rooms": "workbench.flows.rooms",
@@ -73,6 +76,13 @@ _EXPORTS = {
     "preview_content": "workbench.flows.content_push",
     "push_content": "workbench.flows.content_push",
     "ContentPushResult": "workbench.flows.content_push",
+    # property content through the modular JSON APIs (issue 24)
+    "check_content_modular": "workbench.flows.content_modular",
+    "plan_content_modular": "workbench.flows.content_modular",
+    "push_content_modular": "workbench.flows.content_modular",
+    "ModularPushResult": "workbench.flows.content_modular",
+    "fetch_content_modular": "workbench.flows.modular_fetch",
+    "write_content_workbook": "workbench.flows.modular_fetch",
     # property health
     "property_health": "workbench.flows.health",
     "PropertyHealth": "workbench.health",
@@ -111,21 +121,22 @@ _EXPORTS = {
 }
 
 __all__ = [
-    "BlockedByErrors", "CarSearch", "CnsClient", "CnsConfig", "ContentCheck", "ContentPushResult", "DATA",
+    "AvailabilityCheck", "BlockedByErrors", "CarSearch", "CnsClient", "CnsConfig", "ContentCheck", "ContentPushResult", "DATA",
     "DeprecatedOperationWarning",
-    "DryRun", "InputError", "ModularRoomsPlan", "ModularRoomsPushResult", "check_rooms_modular", "default_rooms_api",
-    "fetch_rooms_modular",
-    "modular_rooms_frames", "plan_rooms_modular", "push_rooms_modular", "write_modular_rooms_workbook", "LateDecision", "LoadError", "NotifyService", "OperationSunset",
+    "DryRun", "InputError", "LateDecision", "LoadError", "ModularPushResult", "NotifyService", "OperationSunset",
+    "ModularRoomsPlan", "ModularRoomsPushResult", "check_rooms_modular", "default_rooms_api", "fetch_rooms_modular",
+    "modular_rooms_frames", "plan_rooms_modular", "push_rooms_modular", "write_modular_rooms_workbook",
     "PlatformReadError", "PlatformRooms", "PropertyHealth", "PushResult", "ROOT", "RatesCheck", "RatesPlan",
     "ReportContext",
     "RoomsCheck", "RoomsPushResult", "SAMPLES", "SearchParams", "SearchParamsError", "Secret", "Settings",
-    "SettingsError", "TerminalError", "TransientError", "WorkbenchError", "affiliate_links", "check_content",
-    "check_rates", "check_rooms", "create_notify_app", "dry_run", "ensure_test_ca", "expand_payload",
-    "fetch_registry", "fetch_rooms", "notification", "notifications_frame", "plan_rates", "preview_content",
-    "preview_rooms", "property_health", "push_content", "push_rates", "push_rooms",
+    "SettingsError", "TerminalError", "TransientError", "WorkbenchError", "affiliate_links", "check_availability",
+    "check_content", "check_content_modular", "check_rates", "check_rooms", "create_notify_app", "dry_run",
+    "ensure_test_ca", "expand_payload", "fetch_content_modular", "fetch_registry", "fetch_rooms", "notification",
+    "notifications_frame", "plan_content_modular", "plan_rates", "preview_content", "preview_rooms",
+    "property_health", "push_content", "push_content_modular", "push_rates", "push_rooms",
     "read_notifications", "rooms_dry_run", "run_demand_sandbox", "run_sandbox", "search_cars",
     "serve_in_thread", "write_health_report", "write_letters", "write_push_report", "write_report",
-    "write_plan_report", "write_rooms_workbook", "write_table",
+    "write_content_workbook", "write_plan_report", "write_rooms_workbook", "write_table",
 ]
 __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
 
@@ -143,9 +154,17 @@ if TYPE_CHECKING:  # for type checkers and editors; at run time names load lazil
         TransientError,
         WorkbenchError,
     )
+    from workbench.flows.availability import AvailabilityCheck, check_availability
     from workbench.flows.content import ContentCheck, check_content
+    from workbench.flows.content_modular import (
+        ModularPushResult,
+        check_content_modular,
+        plan_content_modular,
+        push_content_modular,
+    )
     from workbench.flows.content_push import ContentPushResult, preview_content, push_content
     from workbench.flows.health import property_health
+    from workbench.flows.modular_fetch import fetch_content_modular, write_content_workbook
     from workbench.flows.plan import plan_rates
     from workbench.flows.rates import DryRun, RatesCheck, check_rates, dry_run, push_rates
     from workbench.flows.rooms import (

@@ -21,6 +21,8 @@ PREFIX = "WORKBENCH_"
 FILE_SETTINGS = ("ca_bundle", "notify_ca_bundle", "demand_ca_bundle", "price_jumps_file")
 #: Spellings of the weekday flags of a rate update (``Settings.weekday_spelling``).
 WEEKDAY_SPELLINGS = ("ota", "spec")
+#: Readings of OTA_HotelAvailNotif's SetMinLOS/SetMaxLOS (``Settings.los_reading``; docs/availability.md).
+LOS_READINGS = ("stay_through", "arrival")
 
 
 class Secret:
@@ -107,6 +109,11 @@ class Settings:
     # answers (transport)
     max_answer_bytes: int = 64 * 1024 * 1024  # an answer larger than this after decoding is a failed call
     request_deadline_seconds: float = 0.0  # a whole call (connect, send, the whole answer); 0: 2 x timeout_seconds
+    # availability
+    # what SetMinLOS/SetMaxLOS mean in OTA_HotelAvailNotif: "stay_through" (the platform's own older guide: minimum
+    # and maximum stay through; SetForwardMinStay/SetForwardMaxStay then carry the stays on arrival; the default) or
+    # "arrival" (other OTA users' reading: SetMinLOS/SetMaxLOS on arrival, the Forward ones stay-through)
+    los_reading: str = "stay_through"
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "weekday_spelling", str(self.weekday_spelling).strip().lower())
@@ -116,6 +123,13 @@ class Settings:
             raise SettingsError(f"WORKBENCH_WEEKDAY_SPELLING=`{self.weekday_spelling}` is not one of "
                                 f"{', '.join(WEEKDAY_SPELLINGS)}: `ota` sends Weds/Thur (OTA 2003B), `spec` "
                                 "sends Wed/Thu (the spec's table)")
+        object.__setattr__(self, "los_reading", str(self.los_reading).strip().lower())
+        if self.los_reading not in LOS_READINGS:
+            from workbench.errors import SettingsError
+
+            raise SettingsError(f"WORKBENCH_LOS_READING=`{self.los_reading}` is not one of {', '.join(LOS_READINGS)}: "
+                                "`stay_through` sends MinStayThrough/MaxStayThrough as SetMinLOS/SetMaxLOS (the "
+                                "platform's guide), `arrival` sends MinStayArrival/MaxStayArrival as them")
 
     @classmethod
     def from_env(

@@ -39,3 +39,18 @@ def test_what_is_short_is_left_as_it_is(value: str, words: str) -> None:
     issues = issues_from_records([_issue(value, message)])
     assert issues.loc[0, "value"] == value and issues.loc[0, "message"] == message
     assert cut(value) == value
+
+
+def test_only_quoted_values_are_cut_never_the_sentence_between_two_quotes() -> None:
+    """A long sentence between two short quoted names is the message, not a quoted value."""
+    from loaders.issues import issues_from_records
+
+    sentence = "the `SubRooms` part replaces " + "every sub-room and its beds " * 12 + "so give `SubRoomCount`"
+    long_value = "x" * 5_000
+    frame = issues_from_records([{"source": "a.xlsx", "sheet": "Rooms", "row": 2, "column": "A", "value": "v",
+                                  "rule": "r", "severity": "error", "message": sentence},
+                                 {"source": "a.xlsx", "sheet": "Rooms", "row": 3, "column": "A", "value": "v",
+                                  "rule": "r", "severity": "error", "message": f"cell `{long_value}` {sentence}"}])
+    assert frame["message"].iloc[0] == sentence
+    second = frame["message"].iloc[1]
+    assert sentence in second and "(5,000 characters)" in second and long_value not in second

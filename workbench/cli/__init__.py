@@ -4,9 +4,11 @@
 module             commands
 =================  ==========================================================
 ``rates``          ``validate rates``, ``push rates``
+``availability``   ``validate availability``
 ``rooms``          ``validate rooms``, ``push rooms``, ``fetch rooms``
 ``content``        ``validate content``
-``content_push``   ``push content``
+``content_push``   ``push content`` (``--api ota|modular``)
+``content_fetch``  ``fetch content`` (the modular APIs' reads)
 ``sandbox``        ``sandbox serve``
 ``notify``         ``notify serve|credentials|keys|list|...|send``
 ``cars``           ``cars search|languages|suppliers|depots|link|sandbox``
@@ -29,7 +31,9 @@ from __future__ import annotations
 
 import typer
 
+from workbench.cli import availability as _availability  # noqa: F401 - registers `validate availability`
 from workbench.cli import content as _content  # noqa: F401 - registers `validate content`
+from workbench.cli import content_fetch as _content_fetch  # noqa: F401 - registers `fetch content`
 from workbench.cli import content_push as _content_push  # noqa: F401 - registers `push content`
 from workbench.cli import rates as _rates  # noqa: F401 - registers `validate rates`, `push rates|requests`
 from workbench.cli import rooms as _rooms  # noqa: F401 - registers `validate|push|fetch rooms`

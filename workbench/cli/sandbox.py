@@ -117,6 +117,13 @@ def serve(
     rtb_enabled: Annotated[bool, typer.Option(
         "--rtb-enabled", help="Turn on the provider setting content_api_rtb_enabled: content may create "
                               "request-to-book properties (BookingModel RTB on New).")] = False,
+    seed_bookings: Annotated[Path | None, typer.Option(
+        "--seed-bookings", help="Booked and cancelled rooms to hold (CSV: HotelCode, InvTypeCode, RatePlanCode, "
+                                "Date, Booked, Cancelled); roomrateavailability reads them back.",
+        show_default=False)] = None,
+    los_reading: Annotated[str, typer.Option(
+        "--los-reading", help="What OTA_HotelAvailNotif's SetMinLOS/SetMaxLOS mean: stay_through (the platform's "
+                              "guide) or arrival; the client's WORKBENCH_LOS_READING must agree.")] = "stay_through",
 ) -> None:
     """Serve the platform sandbox until Ctrl-C; writes STATE_DIR/connection.env for clients."""
     import tempfile
@@ -145,14 +152,15 @@ def serve(
         return
     if not provider_type.strip():
         _fail("--provider-type must not be empty (e.g. `Hotel` or `Home`)")
-    for label, path in (("--rooms", rooms), ("--fx", fx)):
+    for label, path in (("--rooms", rooms), ("--fx", fx), ("--seed-bookings", seed_bookings)):
         if path is not None and not path.is_file():
             _fail(f"{label} `{path}` does not exist")
+    bookings = _bookings(seed_bookings, los_reading)
     seed = _registry(registry) if registry else None
     directory = state_dir or Path(tempfile.mkdtemp(prefix="workbench-sandbox-"))
     config = SandboxConfig(state_dir=directory, limits=custom, limit_window=limit_window, faults=faults,
                            today=pinned, provider_type=provider_type.strip(), registry=seed,
-                           rtb_enabled=rtb_enabled)
+                           rtb_enabled=rtb_enabled, los_reading=los_reading)
     if registry or rooms is not None:
         config.platform_rooms_path = rooms  # only what was named: never the sample's rooms for your registry
     if fx is not None:
@@ -162,6 +170,10 @@ def serve(
 
     def announce(running: RunningSandbox) -> None:
         sb = running.sandbox
+        if bookings:
+            from workbench.sandbox.platform.availability_state import AvailabilityStore
+
+            sb.own(AvailabilityStore).seed_bookings(bookings)
         console.print(f"[bold]Platform sandbox[/] (state in {running.state_dir})")
         names = ", ".join(f"{p.hotel_code} {p.name}".strip() for p in sb.registry.properties[:5])
         more = f" and {len(sb.registry.properties) - 5} more" if len(sb.registry.properties) > 5 else ""
@@ -181,6 +193,8 @@ def serve(
         console.print(f"  calendar      {running.rates_csv_url}")
         console.print(f"  room types    {running.base_url}/_sandbox/rooms.csv (amenities.csv, subrooms.csv)")
         console.print(f"  content       {running.base_url}/_sandbox/properties.csv (parts: /_sandbox/content/<part>.csv)")
+        console.print(f"  availability  {running.base_url}/_sandbox/availability.csv (LOS reading "
+                      f"{sb.config.los_reading})")
         console.print(f"  request log   {running.requests_csv_url}")
         console.print(f"Client settings: [bold]{running.connection_file}[/] (load with "
                       "Settings.from_file(path)). Ctrl-C stops.")
@@ -191,3 +205,23 @@ def serve(
         _fail(f"cannot serve on 127.0.0.1:{port}: {exc.strerror or exc} (try another --port, or --port 0)")
     except (ValueError, FileNotFoundError) as exc:
         _fail(str(exc))
+
+
+def _bookings(path: Path | None, los_reading: str) -> str:
+    """The text of ``--seed-bookings`` once checked (exit 2 naming the line that cannot be read), and the
+    LOS reading checked."""
+    from workbench.sandbox.platform.availability_rules import LOS_READINGS
+
+    if los_reading not in LOS_READINGS:
+        _fail(f"--los-reading `{los_reading}` is not one of {', '.join(LOS_READINGS)}")
+    if path is None:
+        return ""
+    from workbench.sandbox.platform.availability_state import AvailabilityStore
+    from workbench.sandbox.platform.store import Store
+
+    text = path.read_text(encoding="utf-8-sig")
+    try:
+        AvailabilityStore(Store(None)).seed_bookings(text)  # read once where a mistake costs nothing
+    except ValueError as exc:
+        _fail(f"--seed-bookings `{path}`: {exc}")
+    return text

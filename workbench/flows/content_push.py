@@ -51,6 +51,7 @@ from workbench.writers.content_push import (
 )
 from workbench.writers.folder import Folder, write_requests
 from workbench.writers.journal import DEFAULT_JOURNAL, Journal
+from workbench.writers.modular_content import modular_touched, refuse_mixed
 from workbench.writers.outcome import NOT_SENT_ERRORS, KindInfo, PushOutcome, notice_message
 
 PathLike = str | Path
@@ -86,8 +87,9 @@ def preview_content(check: ContentCheckLike, settings: Settings | None = None, *
     before -> after, against the content the journal says the platform (``settings.base_url``) accepted)."""
     j, own = _journal(journal, create=False)
     try:
-        return plan_content(check.parts, journal=j, target=(settings.base_url if settings else "").rstrip("/"),
-                            replace=replace, timestamp=timestamp, full=full)
+        target = (settings.base_url if settings else "").rstrip("/")
+        plan = plan_content(check.parts, journal=j, target=target, replace=replace, timestamp=timestamp, full=full)
+        return refuse_mixed(plan, modular_touched(j, target) if j is not None else set(), replace)
     finally:
         if own and j is not None:
             j.close()
@@ -265,6 +267,7 @@ def push_content(check: ContentCheckLike, settings: Settings, *, replace: bool =
     path = journal.path if isinstance(journal, Journal) else Path(journal)
     with Journal(path) as j:
         plan = plan_content(check.parts, journal=j, target=target, replace=replace, full=full)
+        plan = refuse_mixed(plan, modular_touched(j, target), replace)  # the Overlay erases what modular APIs set
     planned = planned_content(plan.requests, part_rows)
     kind = ContentKind(BuildHotelResend(settings.build_hotel_attempts, settings.build_hotel_backoff_seconds))
     sent = driver.send(kind, planned, settings, journal=path, command=command, progress=progress, client=client,

@@ -38,8 +38,17 @@ def _content(directory: Path, settings: Settings, **options: Any) -> PushOutcome
     return push_content_folder(read_requests(directory), settings, **options)
 
 
+def _content_modular(directory: Path, settings: Settings, **options: Any) -> PushOutcome:
+    from workbench.flows.content_modular import send_modular_folder
+
+    for unused in ("client_options", "full"):
+        options.pop(unused, None)
+    return send_modular_folder(read_requests(directory), settings, **options)
+
+
 #: kind -> how its folders are sent (a new kind adds its line)
-SENDERS: dict[str, Callable[..., PushOutcome]] = {"rates": _rates, "rooms": _rooms, "content": _content}
+SENDERS: dict[str, Callable[..., PushOutcome]] = {"rates": _rates, "rooms": _rooms, "content": _content,
+                                                  "modular": _content_modular}
 
 
 def push_requests(directory: str | Path, settings: Settings, *, journal: str | Path, full: bool = False,

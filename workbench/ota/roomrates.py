@@ -32,8 +32,8 @@ def request_body(hotel_id: int) -> bytes:
     return f"<request><hotel_id>{int(hotel_id)}</hotel_id></request>".encode("ascii")
 
 
-def _value(el: etree._Element, name: str) -> str | None:
-    """``name`` as an attribute (any namespace) or, failing that, as a child element's text."""
+def bxml_value(el: etree._Element, name: str) -> str | None:
+    """A B.XML answer's value: ``name`` as an attribute (any namespace) or, failing that, a child element's text."""
     for key, value in el.attrib.items():
         if key.rsplit("}", 1)[-1] == name:
             return value.strip()
@@ -43,8 +43,8 @@ def _value(el: etree._Element, name: str) -> str | None:
     return None
 
 
-def _flag(value: str | None) -> int | None:
-    """1, 0, or None when not sent (or not a flag)."""
+def bxml_flag(value: str | None) -> int | None:
+    """A B.XML flag: 1, 0, or None when not sent (or not a flag)."""
     if value is None:
         return None
     v = value.strip().casefold()
@@ -82,29 +82,29 @@ def parse_roomrates(body: bytes, hotel_id: int | None = None) -> tuple[dict, lis
     0 when not; ``follows_price`` and ``parent_rate_plan_code`` are None unless the answer says.
     """
     root = _rooms_root(parse_xml(body))
-    hotel = int_or_none(_value(root, "hotel_id")) or hotel_id
-    prop = {"hotel_code": hotel, "hotel_name": _value(root, "hotel_name"),
-            "currency_code": (_value(root, "currency_code") or None),
-            "pricing_model": (_value(root, "pricing_model") or None)}
+    hotel = int_or_none(bxml_value(root, "hotel_id")) or hotel_id
+    prop = {"hotel_code": hotel, "hotel_name": bxml_value(root, "hotel_name"),
+            "currency_code": (bxml_value(root, "currency_code") or None),
+            "pricing_model": (bxml_value(root, "pricing_model") or None)}
     rooms, links = [], []
     for room in _descendants(root, "room"):
-        room_hotel = int_or_none(_value(room, "hotel_id")) or hotel
-        room_id = _value(room, "id")
+        room_hotel = int_or_none(bxml_value(room, "hotel_id")) or hotel
+        room_id = bxml_value(room, "id")
         prop["hotel_code"] = prop["hotel_code"] or room_hotel
-        prop["hotel_name"] = prop["hotel_name"] or _value(room, "hotel_name")
-        rooms.append({"hotel_code": room_hotel, "inv_type_code": room_id, "room_name": _value(room, "room_name"),
-                      "max_occupancy": int_or_none(_value(room, "max_occupancy")),
-                      "max_adult_occupancy": int_or_none(_value(room, "max_adults")),
-                      "max_child_occupancy": int_or_none(_value(room, "max_children"))})
+        prop["hotel_name"] = prop["hotel_name"] or bxml_value(room, "hotel_name")
+        rooms.append({"hotel_code": room_hotel, "inv_type_code": room_id, "room_name": bxml_value(room, "room_name"),
+                      "max_occupancy": int_or_none(bxml_value(room, "max_occupancy")),
+                      "max_adult_occupancy": int_or_none(bxml_value(room, "max_adults")),
+                      "max_child_occupancy": int_or_none(bxml_value(room, "max_children"))})
         for rate in _descendants(room, "rate", stop="room"):
-            parent = _value(rate, "parent_rate_id") or None
-            child = _flag(_value(rate, "is_child_rate"))
-            links.append({"hotel_code": room_hotel, "inv_type_code": room_id, "rate_plan_code": _value(rate, "id"),
-                          "rate_name": _value(rate, "rate_name"), "active": 1,
+            parent = bxml_value(rate, "parent_rate_id") or None
+            child = bxml_flag(bxml_value(rate, "is_child_rate"))
+            links.append({"hotel_code": room_hotel, "inv_type_code": room_id, "rate_plan_code": bxml_value(rate, "id"),
+                          "rate_name": bxml_value(rate, "rate_name"), "active": 1,
                           "is_child_rate": 1 if child == 1 or parent else 0,
                           "parent_rate_plan_code": parent,
-                          "follows_price": _flag(_value(rate, "follows_price")),
-                          "read_only": _flag(_value(rate, "readonly")) or _flag(_value(rate, "read_only")) or 0,
-                          "max_persons": int_or_none(_value(rate, "max_persons")),
-                          "policy_id": _value(rate, "policy_id")})
+                          "follows_price": bxml_flag(bxml_value(rate, "follows_price")),
+                          "read_only": bxml_flag(bxml_value(rate, "readonly")) or bxml_flag(bxml_value(rate, "read_only")) or 0,
+                          "max_persons": int_or_none(bxml_value(rate, "max_persons")),
+                          "policy_id": bxml_value(rate, "policy_id")})
     return prop, rooms, links

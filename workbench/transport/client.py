@@ -30,6 +30,7 @@ from workbench.transport import verdicts as v
 from workbench.transport.answer import ACCEPT_ENCODING, AnswerLimits, AnswerProblem, read_answer, too_slow
 from workbench.transport.backoff import RetryPolicy, parse_retry_after
 from workbench.transport.errors import ConfigurationError
+from workbench.transport.json_answer import judge_json
 from workbench.transport.limiter import SlidingWindowLimiter
 from workbench.transport.operations import PCI, SPEC_LIMITS, Operation, operation, parse_limits
 from workbench.transport.result import Attempt, Result
@@ -157,7 +158,9 @@ class PlatformClient:
         op = operation(op)
         idempotent = op.idempotent if idempotent is None else idempotent
         url, headers = self.url(op, path), self.headers(op)
-        verb = (method or "POST").upper()
+        verb = (method or op.method).upper()
+        if verb in ("GET", "DELETE") and op.json and not body:  # no body: nothing to type or compress
+            headers = {k: v for k, v in headers.items() if k != "Content-Encoding"}
         payload = gzip.compress(body, compresslevel=5, mtime=0) if self.gzip_requests else body
         history: list[Attempt] = []
         started = time.perf_counter()
@@ -172,7 +175,8 @@ class PlatformClient:
             waited += ticket.waited
             t0 = time.perf_counter()
             try:
-                call = await self._call(url, payload, headers, verb)
+                call = await self._call(url, payload if verb != "GET" and (body or not op.json) else None, headers,
+                                        verb)
             except httpx.TransportError as exc:
                 self._leave(ticket, time.perf_counter() - t0)
                 verdict, retry_after = self._transport_error(exc, idempotent), None
@@ -222,15 +226,14 @@ class PlatformClient:
         if self._freed is not None:
             self._freed.set()
 
-    async def _call(self, url: str, payload: bytes, headers: dict[str, str], method: str = "POST") -> _Call:
+    async def _call(self, url: str, payload: bytes | None, headers: dict[str, str], method: str = "POST") -> _Call:
         """One HTTP exchange within the deadline: status, headers and the decoded body, or what went
         wrong with the answer. Connection failures raise ``httpx.TransportError``."""
         call = _Call()
         deadline = asyncio.timeout(self.deadline)
         try:
             async with deadline:
-                async with self._http.stream(method, url, content=payload if method != "GET" else None,
-                                             headers=headers) as response:
+                async with self._http.stream(method, url, content=payload, headers=headers) as response:
                     call.status, call.headers = response.status_code, response.headers
                     call.body = await read_answer(response, self.max_answer_bytes)
         except AnswerProblem as problem:
@@ -246,6 +249,10 @@ class PlatformClient:
         if problem is not None and (status is None or 200 <= status < 300):
             return v.verdict(problem.situation, idempotent, status=status, error=problem.text)
         assert status is not None  # an answer came: its status decides
+        if op.json:  # a modular JSON API: its envelope (workbench.transport.json_answer)
+            j = judge_json(status, body, idempotent)
+            return v.Verdict(v.JSON_ANSWER, j.outcome, status, None, j.ruid, body, j.error, j.retry, j.maybe_applied,
+                             j.fatal, j.envelope)
         ruid = extract_ruid(body)
         parsed: OTAResponse | None = None
         trouble = problem.text if problem is not None else None

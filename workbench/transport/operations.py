@@ -1,5 +1,12 @@
 """The platform operations the client can call: path, host, Content-Type, Accept-Version,
-whether a resend is harmless, and the spec's per-minute limits (Limits table)."""
+whether a resend is harmless, and the spec's per-minute limits (Limits table).
+
+The modular JSON APIs (Property, Contacts, Facilities, Charges, Policies, Rooms: platform-now.md 3.0-3.6)
+are catalogued here too, under the names of ``workbench.modular.endpoints.OPERATIONS`` (``property.create``,
+``contacts.write``...): method, path template (``{property_id}``, ``{room_id}``, ``{unit_id}``; the caller
+fills the ids in), JSON, ``idempotent`` for GET/PUT/PATCH/DELETE and for a POST that creates nothing,
+``read`` for GET. Their published pages show no per-API limit: they count against the overall one (``all``).
+A test pins that the two catalogues agree."""
 
 from __future__ import annotations
 
@@ -13,6 +20,7 @@ GENERAL = "general"
 PCI = "pci"
 ALL = "all"
 XML = "application/xml"
+JSON = "application/json"
 FORM = "application/x-www-form-urlencoded"  # the spec's Content-Type for B.XML endpoints
 
 
@@ -28,10 +36,17 @@ class Operation:
     accept_version: bool = False
     idempotent: bool = True
     read: bool = False  # a read succeeds on its content; a write only on an explicit Success / <ok/>
+    method: str = "POST"
+    limit: str | None = None  # the limiter's scope when it is not the operation's own (``all``)
 
     @property
     def limit_key(self) -> str:
-        return self.name
+        return self.limit or self.name
+
+    @property
+    def json(self) -> bool:
+        """A modular JSON API's operation: answered in the ``{data, warnings, errors, meta}`` envelope."""
+        return self.content_type == JSON
 
 
 def _ota(name: str, **kw: object) -> Operation:
@@ -41,6 +56,55 @@ def _ota(name: str, **kw: object) -> Operation:
 def _bxml(name: str, **kw: object) -> Operation:
     return Operation(name, f"/hotels/xml/{name}", content_type=FORM, **kw)  # type: ignore[arg-type]
 
+
+def _json(name: str, method: str, path: str, *, creates: bool = False) -> Operation:
+    """A modular JSON API's operation: ``creates`` when a resend could make a second thing (a POST create)."""
+    method = method.upper()
+    return Operation(name, path, content_type=JSON, idempotent=not creates, read=method == "GET", method=method,
+                     limit=ALL)
+
+
+_PROPERTY = "/property-api/properties/{property_id}"
+_FACILITIES = "/facilities-api/properties/{property_id}"
+_UNITS = "/rooms-api/properties/{property_id}/units"
+_CONTACTS = "/contacts-api/properties/{property_id}/contacts"
+_CHARGES = "/charges-api/properties/{property_id}/charges"
+
+#: The modular operations the workbench calls (sources: platform-now.md 3.1-3.6; docs/modular.md).
+MODULAR: tuple[Operation, ...] = (
+    _json("property.create", "POST", "/property-api/properties", creates=True),
+    _json("property.update", "PATCH", _PROPERTY),
+    _json("property.read", "GET", _PROPERTY),
+    _json("property.meta", "GET", "/property-api/meta"),
+    _json("settings.write", "POST", f"{_PROPERTY}/settings"),  # create or update: a resend sets the same
+    _json("settings.read", "GET", f"{_PROPERTY}/settings"),
+    _json("status.write", "POST", f"{_PROPERTY}/status"),
+    _json("description.write", "PUT", f"{_PROPERTY}/description"),
+    _json("description.read", "GET", f"{_PROPERTY}/description"),
+    _json("description.delete", "DELETE", f"{_PROPERTY}/description"),
+    _json("contacts.write", "PUT", _CONTACTS),
+    _json("contacts.read", "GET", _CONTACTS),
+    _json("facilities.write", "PUT", _FACILITIES),
+    _json("facilities.read", "GET", _FACILITIES),
+    _json("room_facilities.write", "PUT", f"{_FACILITIES}/rooms/{{room_id}}"),
+    _json("room_facilities.read", "GET", f"{_FACILITIES}/rooms/{{room_id}}"),
+    _json("bathrooms.write", "PUT", f"{_FACILITIES}/rooms/{{room_id}}/bathrooms"),
+    _json("bathrooms.read", "GET", f"{_FACILITIES}/rooms/{{room_id}}/bathrooms"),
+    _json("facilities.meta", "GET", "/facilities-api/meta"),
+    _json("charges.write", "POST", _CHARGES),  # the mirror's method; the charges replace the property's
+    _json("charges.read", "GET", _CHARGES),
+    _json("charges.meta", "GET", "/charges-api/meta"),
+    _json("policies.create", "POST", "/policy-api/properties/{property_id}/policies", creates=True),
+    _json("units.read", "GET", _UNITS),
+    _json("units.deleted", "GET", "/rooms-api/properties/{property_id}/deleted-units"),
+    _json("unit.create", "POST", _UNITS, creates=True),
+    _json("unit.update", "PATCH", f"{_UNITS}/{{unit_id}}"),
+    _json("unit.delete", "DELETE", f"{_UNITS}/{{unit_id}}"),
+    _json("units.bulk_create", "POST", "/rooms-api/units", creates=True),
+    _json("units.bulk_update", "PATCH", "/rooms-api/units"),
+    _json("units.bulk_delete", "DELETE", "/rooms-api/units"),
+    _json("rooms.meta", "GET", "/rooms-api/meta"),
+)
 
 OPERATIONS: dict[str, Operation] = {op.name: op for op in (
     _ota("OTA_HotelRateAmountNotif", accept_version=True),
@@ -56,6 +120,7 @@ OPERATIONS: dict[str, Operation] = {op.name: op for op in (
     _bxml("reservationssummary", read=True),
     _bxml("reservations", host=PCI, read=True),
     _ota("OTA_HotelResNotif", host=PCI, idempotent=False),
+    *MODULAR,
 )}
 
 #: Calls per minute from the spec's Limits table (keys: operation names, ``all``, and the
@@ -133,7 +198,7 @@ def deprecation_notice(name: str, provider_type: str | None = None, today: dt.da
 
 
 def operation(name_or_op: str | Operation) -> Operation:
-    """Look an operation up by name (``OTA_HotelRateAmountNotif``) or path (``/ota/...``)."""
+    """Look an operation up by name (``OTA_HotelRateAmountNotif``, ``contacts.write``) or path (``/ota/...``)."""
     if isinstance(name_or_op, Operation):
         return name_or_op
     key = name_or_op.rsplit("/", 1)[-1]

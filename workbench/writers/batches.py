@@ -8,7 +8,7 @@ rows it came from.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -20,7 +20,8 @@ from workbench.writers.compress import Compressed, compress
 
 @dataclass
 class RateRequest:
-    """One OTA_HotelRateAmountNotifRQ: the hotel, the month, its XML and what it carries."""
+    """One request of one hotel and month (an ``OTA_HotelRateAmountNotifRQ``, or an ``OTA_HotelAvailNotifRQ``
+    from :mod:`workbench.writers.avail_requests`): its XML and what it carries."""
 
     hotel_code: int
     month: str                  # YYYY-MM
@@ -80,18 +81,23 @@ def plan_requests(frame: pd.DataFrame, weekly: bool = True, timestamp: dt.dateti
     return list(iter_requests(compress(frame, weekly=weekly), timestamp=timestamp, spelling=spelling))
 
 
-def _ordered(c: Compressed) -> pd.DataFrame:
-    """The messages in request order (hotel, month; stable), each with its ``locator``. ``compress``
-    gives them in hotel, month, room, rate plan and start order, so the numbering is canonical."""
-    m = c.messages.sort_values(["hotel_code", "month"], kind="stable")
+def _ordered(messages: pd.DataFrame) -> pd.DataFrame:
+    """The messages in request order (hotel, month; stable), each with its ``locator``. The compressors
+    give them in hotel, month, then series and start order, so the numbering is canonical."""
+    m = messages.sort_values(["hotel_code", "month"], kind="stable")
     return m.assign(locator=m.groupby(["hotel_code", "month"], sort=False).cumcount().to_numpy() + 1)
 
 
 def cell_locators(c: Compressed) -> np.ndarray:
     """The ``LocatorID`` of the message carrying each row of ``c.cells`` (its request is its hotel and month)."""
-    if c.messages.empty:
+    return message_locators(c.messages, c.cells)
+
+
+def message_locators(messages: pd.DataFrame, cells: pd.DataFrame) -> np.ndarray:
+    """The ``LocatorID`` of the message (``cells["message"]``, a label of ``messages``) carrying each cell."""
+    if messages.empty:
         return np.zeros(0, dtype=np.int64)
-    return _ordered(c)["locator"].reindex(c.cells["message"].to_numpy()).to_numpy(dtype=np.int64)
+    return _ordered(messages)["locator"].reindex(cells["message"].to_numpy()).to_numpy(dtype=np.int64)
 
 
 def iter_requests(c: Compressed, timestamp: dt.datetime | None = None, spelling: str = "ota") -> Iterator[RateRequest]:
@@ -99,31 +105,45 @@ def iter_requests(c: Compressed, timestamp: dt.datetime | None = None, spelling:
         return
     amounts = vector_amounts(c.prices)
     timestamp = timestamp or dt.datetime.now(dt.UTC)
-    m = _ordered(c)
+
+    def bodies(m: pd.DataFrame) -> Callable[[int, int, int], bytes]:
+        starts, ends = m["start"].dt.strftime("%Y-%m-%d").tolist(), m["end"].dt.strftime("%Y-%m-%d").tolist()
+        rooms, rates = m["inv_type_code"].tolist(), m["rate_plan_code"].tolist()
+        masks, vectors = m["mask"].tolist(), m["vector"].tolist()
+        fragments: dict[int, str | None] = {}
+        return lambda hotel, a, b: build_bytes_from_lists(hotel, starts[a:b], ends[a:b], rooms[a:b], rates[a:b],
+                                                          masks[a:b], vectors[a:b], amounts, timestamp=timestamp,
+                                                          spelling=spelling, fragments=fragments)
+
+    yield from batch_requests(c.messages, c.cells, bodies)
+
+
+def batch_requests(messages: pd.DataFrame, cells: pd.DataFrame,
+                   bodies: Callable[[pd.DataFrame], Callable[[int, int, int], bytes]]) -> Iterator[RateRequest]:
+    """One request per hotel and month of ``messages`` (``hotel_code``, ``month`` and what ``bodies``
+    reads), each knowing the ``cells`` it carries (``source, sheet, row`` and ``message``, a label of
+    ``messages``) and each cell's ``LocatorID``. ``bodies(m)`` is handed the messages in request order
+    (``m``, with ``locator``) and returns the builder of one request's XML from its hotel and its first
+    and stop positions in ``m``; requests are built one by one as they are taken."""
+    m = _ordered(messages)
+    build = bodies(m)
     hotels, months = m["hotel_code"].to_numpy(), m["month"].to_numpy()
-    starts, ends = m["start"].dt.strftime("%Y-%m-%d").tolist(), m["end"].dt.strftime("%Y-%m-%d").tolist()
-    rooms, rates = m["inv_type_code"].tolist(), m["rate_plan_code"].tolist()
-    masks, vectors = m["mask"].tolist(), m["vector"].tolist()
     runs = _runs(hotels, months)
     # each cell's request and LocatorID through its message (integer arrays, no sort on text keys)
     request_of, locator_of = np.empty(len(m), dtype=np.int64), np.empty(len(m), dtype=np.int64)
-    at = c.messages.index.get_indexer(m.index)
+    at = messages.index.get_indexer(m.index)
     request_of[at] = np.repeat(np.arange(len(runs)), [b - a for a, b in runs])
     locator_of[at] = m["locator"].to_numpy()
-    message = c.messages.index.get_indexer(c.cells["message"].to_numpy())
+    message = messages.index.get_indexer(cells["message"].to_numpy())
     request = request_of[message]
     order = np.argsort(request, kind="stable")
-    cells = c.cells.take(order).reset_index(drop=True)
-    cells["locator"] = locator_of[message][order]
+    carried = cells.take(order).reset_index(drop=True)
+    carried["locator"] = locator_of[message][order]
     cell_stops = np.cumsum(np.bincount(request, minlength=len(runs)))
-    fragments: dict[int, str | None] = {}
     for i, (a, b) in enumerate(runs):
         hotel, month = int(hotels[a]), str(months[a])
         ca, cb = int(cell_stops[i - 1]) if i else 0, int(cell_stops[i])
-        body = build_bytes_from_lists(hotel, starts[a:b], ends[a:b], rooms[a:b], rates[a:b], masks[a:b],
-                                      vectors[a:b], amounts, timestamp=timestamp, spelling=spelling,
-                                      fragments=fragments)
-        yield RateRequest(hotel, month, body, b - a, cb - ca, cells, (ca, cb))
+        yield RateRequest(hotel, month, build(hotel, a, b), b - a, cb - ca, carried, (ca, cb))
 
 
 def _runs(hotels: np.ndarray, months: np.ndarray) -> list[tuple[int, int]]:

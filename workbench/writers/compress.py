@@ -51,38 +51,79 @@ def compress(frame: pd.DataFrame, weekly: bool = True) -> Compressed:
                                         "vector": pd.Series(dtype=np.int64)}),
                           pd.DataFrame(columns=["vector", *PRICE_COLUMNS]),
                           pd.DataFrame(columns=["source", "sheet", "row", "hotel_code", "month", "message"]))
-    dates = f["date"].to_numpy("datetime64[D]")
-    month = dates.astype("datetime64[M]")
-    day = (dates - month.astype("datetime64[D]")).astype(np.int64)
-    # series-months in hotel, month, room, rate plan order: the order of requests and of their messages
-    series, series_at = _value_codes([_codes(f["hotel_code"]), _codes(month.astype(np.int64)), _codes(f["inv_type_code"]),
-                                      _codes(f["rate_plan_code"])])
-    cell = series * DAYS + day
-    vector, prices = _vectors(f, cell)
-    grid = np.full((len(series_at), DAYS), -1, dtype=np.int64)
-    grid.ravel()[cell] = vector
-    month_start = month[series_at].astype("datetime64[D]")
-    first_weekday = (month_start.astype(np.int64) + 3) % 7  # 1970-01-01 was a Thursday
+    s = series_months(f["hotel_code"], f["date"], [f["inv_type_code"], f["rate_plan_code"]])
+    vector, prices = _vectors(f, s.cell)
+    p = plan_series(s, vector, weekly=weekly)
+    take = s.at[p.series]
+    messages = pd.DataFrame({
+        "hotel_code": f["hotel_code"].array.take(take),
+        "month": p.months.take(p.series),
+        "inv_type_code": f["inv_type_code"].array.take(take),
+        "rate_plan_code": f["rate_plan_code"].array.take(take),
+        "start": p.start, "end": p.end, "mask": p.mask, "vector": p.value,
+    })
+    cells = pd.DataFrame({"source": f["source"], "sheet": f["sheet"], "row": f["row"], "hotel_code": f["hotel_code"],
+                          "month": p.months.take(s.series), "message": p.message})
+    return Compressed(messages, prices, cells)
+
+
+@dataclass
+class SeriesMonths:
+    """Rows of a calendar grouped into series-months: a hotel, a calendar month and the other key
+    columns (room, rate plan, …), numbered in that value order (the order of requests and of their
+    messages). ``cell`` is each row's place in the month grids: ``series * 31 + day``."""
+
+    series: np.ndarray       # per row: its series-month
+    at: np.ndarray           # per series-month: one row holding it
+    month_start: np.ndarray  # per series-month: its first day (datetime64[D])
+    cell: np.ndarray         # per row: series * 31 + day of the month (0-based)
+
+
+def series_months(hotel: pd.Series, dates: pd.Series, keys: list[pd.Series | np.ndarray]) -> SeriesMonths:
+    """The series-month of each row: (``hotel``, month of ``dates``, ``*keys``) in value order."""
+    days = dates.to_numpy("datetime64[D]")
+    month = days.astype("datetime64[M]")
+    day = (days - month.astype("datetime64[D]")).astype(np.int64)
+    series, series_at = _value_codes([_codes(hotel), _codes(month.astype(np.int64)), *(_codes(k) for k in keys)])
+    return SeriesMonths(series, series_at, month[series_at].astype("datetime64[D]"), series * DAYS + day)
+
+
+@dataclass
+class SeriesPlan:
+    """The messages of every series-month, in series then start order: each one's series-month, first
+    and last night, weekday mask and value; ``message``: the message carrying each input row;
+    ``months``: each series-month as ``YYYY-MM``."""
+
+    series: np.ndarray
+    start: np.ndarray        # datetime64[ns]
+    end: np.ndarray          # datetime64[ns]
+    mask: np.ndarray         # int64, bit 0 = Monday
+    value: np.ndarray        # the value (code) the message sets
+    message: np.ndarray      # per input row
+    months: pd.api.extensions.ExtensionArray
+
+
+def plan_series(s: SeriesMonths, values: np.ndarray, weekly: bool = True) -> SeriesPlan:
+    """The fewest messages that set ``values`` (a non-negative code per row; one row per cell) on every
+    series-month: date ranges with weekday masks (:mod:`workbench.writers.month_plans`), never more
+    than run-length encoding."""
+    grid = np.full((len(s.at), DAYS), -1, dtype=np.int64)
+    grid.ravel()[s.cell] = values
+    first_weekday = (s.month_start.astype(np.int64) + 3) % 7  # 1970-01-01 was a Thursday
     plans = plan_months(grid, first_weekday, weekly=weekly)
     starts = plans.starts()
     row, start = starts // DAYS, starts % DAYS
-    months = pd.Series(np.datetime_as_string(month_start, unit="M").astype(object)).array  # YYYY-MM
-    take = series_at[row]
-    messages = pd.DataFrame({
-        "hotel_code": f["hotel_code"].array.take(take),
-        "month": months.take(row),
-        "inv_type_code": f["inv_type_code"].array.take(take),
-        "rate_plan_code": f["rate_plan_code"].array.take(take),
-        "start": (month_start[row] + start.astype("timedelta64[D]")).astype("datetime64[ns]"),
-        "end": (month_start[row] + plans.end.ravel()[starts].astype("timedelta64[D]")).astype("datetime64[ns]"),
-        "mask": plans.mask.ravel()[starts].astype(np.int64),
-        "vector": grid.ravel()[starts],
-    })
     number = np.full(grid.size, -1, dtype=np.int64)
     number[starts] = np.arange(len(starts))
-    cells = pd.DataFrame({"source": f["source"], "sheet": f["sheet"], "row": f["row"], "hotel_code": f["hotel_code"],
-                          "month": months.take(series), "message": number[series * DAYS + plans.owner.ravel()[cell]]})
-    return Compressed(messages, prices, cells)
+    return SeriesPlan(
+        series=row,
+        start=(s.month_start[row] + start.astype("timedelta64[D]")).astype("datetime64[ns]"),
+        end=(s.month_start[row] + plans.end.ravel()[starts].astype("timedelta64[D]")).astype("datetime64[ns]"),
+        mask=plans.mask.ravel()[starts].astype(np.int64),
+        value=grid.ravel()[starts],
+        message=number[s.series * DAYS + plans.owner.ravel()[s.cell]],
+        months=pd.Series(np.datetime_as_string(s.month_start, unit="M").astype(object)).array,  # YYYY-MM
+    )
 
 
 def _codes(values: pd.Series | np.ndarray) -> np.ndarray:

@@ -84,10 +84,15 @@ class JournalError(TerminalError):
 def journal_problem(path: Path, exc: sqlite3.Error) -> JournalError:
     """What to tell the analyst about a SQLite failure on the journal ``path``."""
     text = str(exc)
-    if "full" in text.casefold():
+    name = str(getattr(exc, "sqlite_errorname", "") or "")
+    if "full" in text.casefold() or name == "SQLITE_FULL":
         return JournalError(f"the disk of the journal `{path}` is full ({text}): free some space and run the same "
                             "command again; what the journal recorded before is kept, and the push resumes where it "
                             "stopped")
+    if name.startswith("SQLITE_IOERR") and name != "SQLITE_IOERR_SHORT_READ":
+        return JournalError(f"the journal `{path}` could not be written ({text}, {name}: the disk is full or failing): "
+                            "free some space or check the disk, then run the same command again; what the journal "
+                            "recorded before is kept, and the push resumes where it stopped")
     if "locked" in text.casefold() or "busy" in text.casefold():
         return JournalError(f"the journal `{path}` stayed locked by another process for 30 s ({text}): let the other "
                             "command finish, then run this one again")

@@ -218,7 +218,8 @@ def test_a_push_changes_exactly_what_the_analyst_changed_or_is_refused_on_the_ed
         assert loaded.issues.empty, loaded.issues
         check = RoomsCheck(loaded.rooms, loaded.subrooms, loaded.amenities, loaded.issues, [path])
         try:
-            result = push_rooms(check, p.settings, client=p.client)
+            result = push_rooms(check, p.settings, client=p.client,  # each example a platform and journal of its own
+                                journal=tmp_path_factory.mktemp("journal") / "journal.sqlite")
         except BlockedByErrors as exc:
             assert expect.refused, exc.issues  # only an edit that cannot be sent whole is refused
             errors = exc.issues[exc.issues["severity"] == "error"]

@@ -40,6 +40,9 @@ class SandboxConfig:
     provider_type: str = "Hotel"
     platform_rooms_path: Path | None = DEFAULT_PLATFORM_ROOMS
     rtb_enabled: bool = False  # the provider setting content_api_rtb_enabled (BookingModel RTB on New)
+    # what OTA_HotelAvailNotif's SetMinLOS/SetMaxLOS mean: "stay_through" (the platform's older guide, the
+    # default) or "arrival" (docs/availability.md); the client's WORKBENCH_LOS_READING must agree
+    los_reading: str = "stay_through"
 
 
 def registry_asked(config: SandboxConfig) -> bool:

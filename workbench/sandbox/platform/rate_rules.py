@@ -90,7 +90,7 @@ def _parse_amount(a: dict[str, str]) -> tuple[Decimal | None, str, str | None]:
     return Decimal(text), kind, None  # type: ignore[arg-type]
 
 
-def _weekdays(a: dict[str, str]) -> tuple[frozenset[int] | None, str | None]:
+def weekdays_of(a: dict[str, str]) -> tuple[frozenset[int] | None, str | None]:
     """Selected weekdays by the spec's three rules, or a problem text."""
     flags: dict[int, bool] = {}
     for name, day in WEEKDAYS.items():
@@ -189,7 +189,7 @@ class RateRules:
             err(Issue("DATE_OUT_OF_RANGE", f"dates must lie from {first} (1 day in the past, CET) to {last} "
                       "(5 years ahead)", where, n))
             ok = False
-        days, problem = _weekdays(a)
+        days, problem = weekdays_of(a)
         if problem:
             err(Issue("INVALID_WEEKDAY_FLAG", problem, where, n))
             ok = False
