@@ -23,6 +23,9 @@ from workbench.cli.common import (
     validate_app,
 )
 from workbench.cli.console import check_paths, console, fail, print_issues, written
+from workbench.cli.kinds import refuse_other_kind
+from workbench.cli.paths import check_outputs
+from workbench.cli.signals import finishing
 
 Files = Annotated[list[Path], typer.Argument(
     help="Availability workbooks or CSV/Parquet files (or folders of them): `HotelCode`, `InvTypeCode`, "
@@ -48,10 +51,19 @@ def validate_availability_cmd(
     header_row: HeaderRowOpt = None,
     waivers: WaiversOpt = None,
 ) -> None:
-    """Check availability and restrictions. Exit code 0: no errors; 1: errors found; 2: the input cannot be used."""
+    """Check availability and restrictions. Exit code 0: no errors; 1: errors found; 2: the input cannot be used.
+
+    Examples:
+
+      workbench validate availability availability.xlsx --report availability-issues.html
+      workbench validate availability availability.xlsx --rooms platform_rooms.xlsx --as-of 2027-01-01
+    """
     from loaders import LoadError
     from workbench.reports.validation import check_report_path
 
+    check_outputs({"files": files, "--registry": registry, "--rooms": rooms, "--waivers": waivers},
+                  files={"--report": report})
+    refuse_other_kind(files, "availability", "validate")
     check_paths(report, check_report_path)
     from expectations.rates import as_of_date
 
@@ -93,10 +105,11 @@ def _reports(check, paths: list[Path] | None) -> None:
 
     ctx = ReportContext(title="Availability validation", files=check.files, as_of=check.as_of,
                         rows_checked=len(check.frame))
-    for path in paths or []:
-        try:
-            with console.status(f"Writing {path}…"):
-                done = write_report(check.issues, path, ctx, rates=for_rules(check.frame), waived=check.waived)
-        except (ValueError, OSError) as exc:
-            fail(f"cannot write the report `{path}`: {exc}")
-        written(done)
+    with finishing():  # every report, or a Ctrl-C waits until they are written
+        for path in paths or []:
+            try:
+                with console.status(f"Writing {path}…"):
+                    done = write_report(check.issues, path, ctx, rates=for_rules(check.frame), waived=check.waived)
+            except (ValueError, OSError) as exc:
+                fail(f"cannot write the report `{path}`: {exc}")
+            written(done)

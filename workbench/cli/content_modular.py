@@ -68,6 +68,7 @@ def refusals(reports: Any, check: Any, settings: Any) -> Iterator[None]:
     """A push's refusals, said once for both APIs: errors in the workbook (exit 1, nothing sent), what cannot be
     used (exit 2); the ``--report`` files say why nothing was sent."""
     from workbench.errors import BlockedByErrors, WorkbenchError
+    from workbench.writers.driver import PushInterrupted
 
     try:
         yield
@@ -75,6 +76,8 @@ def refusals(reports: Any, check: Any, settings: Any) -> Iterator[None]:
         console.print(f"[red]Nothing sent:[/] {escape(str(exc))}")
         reports.nothing_sent(str(exc), check, settings.base_url)
         raise typer.Exit(1) from None
+    except PushInterrupted as exc:  # Ctrl-C / SIGTERM: what was sent is in the journal, the reports say it
+        reports.stopped(exc)
     except (WorkbenchError, ValueError, OSError) as exc:
         reports.nothing_sent(str(exc), check, settings.base_url)
         fail(str(exc))

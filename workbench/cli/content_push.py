@@ -25,6 +25,8 @@ from workbench.cli.common import (
     push_app,
 )
 from workbench.cli.console import check_paths, console, fail, print_issues, text, written
+from workbench.cli.kinds import refuse_other_kind
+from workbench.cli.paths import check_outputs
 
 Files = Annotated[list[Path], typer.Argument(help="Content workbook(s) (sheets Property, Contacts, Policies, …) or "
                                                   "one CSV per part.", show_default=False)]
@@ -99,12 +101,21 @@ def push_content_cmd(
     deprecated: a warning until 2026-12-31, refused from that day (CET), when modular becomes the default. Exit
     code 0: every property applied; 1: errors block the push, or a property was refused, failed or held back;
     2: the input, the settings or the command line cannot be used.
+
+    Examples:
+
+      workbench push content content.xlsx --dry-run content-requests/
+      workbench push content content.xlsx --env-file sandbox/connection.env --report push.html
+      workbench push content content.xlsx --api modular --plan --env-file sandbox/connection.env
     """
     from loaders import LoadError
     from workbench.errors import SettingsError, WorkbenchError
     from workbench.flows.content_push import push_content
     from workbench.reports.push import check_push_report_path
 
+    check_outputs({"files": files, "--env-file": env_file}, files={"--report": report, "--journal": journal},
+                  folders={"--dry-run": dry_run})
+    refuse_other_kind(files, "content", "push")
     check_paths(report, check_push_report_path)
     if fill and (dry_run is not None or plan):
         fail("--fill writes the HotelCodes the platform gives new properties; a --dry-run or --plan sends nothing: "
@@ -113,7 +124,7 @@ def push_content_cmd(
         fail("--plan says what would be sent; --dry-run writes it into a folder: use one")
     day = _day(today)
     chosen = _api(api, day)
-    reports = _Reports(report)
+    reports = _Reports(report, journal)
     try:
         settings = load_settings(env_file)
     except SettingsError as exc:

@@ -26,7 +26,6 @@ import datetime as dt
 import io
 import shutil
 import warnings
-from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -61,7 +60,8 @@ SAMPLE_CONTENT = SAMPLES / "content.xlsx"
 #: the content sample's deliberate errors (data/samples/README.md) with the platform's lists and request to book on
 EXPECTED_CONTENT_ERRORS = {"floors_max", "name_all_caps", "coordinates_country", "tax_category_not_allowed",
                            "postcode_country", "phone_extension", "phone_format", "fee_condition_required",
-                           "tax_number_check_digits", "birth_date_required", "phrase_options_required"}
+                           "tax_number_check_digits", "birth_date_required", "phrase_options_required",
+                           "sunset_element"}  # attractions and transport: the platform refuses them since 2023
 #: one fix per deliberate problem: (sheet, the row's key {header: value}, header, new value)
 CONTENT_FIXES: list[tuple[str, dict[str, object], str, object]] = [
     ("Property", {"HotelCode": 1000004}, "TotalNumberOfFloors", 12),
@@ -203,7 +203,7 @@ def _live(out: Path, console: Console, wrote: Written) -> str:
     shutil.rmtree(state, ignore_errors=True)  # a fresh platform and journal each demo
     for suffix in ("", "-wal", "-shm", ".lock", ".lock.json"):
         Path(str(journal) + suffix).unlink(missing_ok=True)
-    with run_sandbox(state, today=DEMO_AS_OF) as sb:
+    with run_sandbox(state, today=DEMO_AS_OF, auth="platform") as sb:
         console.print("a sandbox of the platform serves HTTPS on 127.0.0.1 for steps 3 and 4 (stopped after them)")
         wrote(state, "the sandbox's state: its database, TLS files (test CA)")
         wrote(sb.connection_file, "the sandbox's client settings (kept for the record; the sandbox is stopped)")
@@ -342,7 +342,7 @@ def _health(out: Path, console: Console, target: str, wrote: Written) -> None:
     from workbench.sandbox import run_sandbox
 
     console.rule("6. Property health: what will stop guests booking, told to each property")
-    with run_sandbox(out / "sandbox", today=DEMO_AS_OF) as sb:  # the platform as steps 3-4 left it
+    with run_sandbox(out / "sandbox", today=DEMO_AS_OF, auth="platform") as sb:  # the platform as steps 3-4 left it
         health = property_health(sb.settings, journal=out / "journal.sqlite", target=target, as_of=DEMO_AS_OF,
                                  registry=SAMPLE_REGISTRY)
     console.print(health.summary().to_string(index=False))
@@ -378,10 +378,10 @@ def _content(out: Path, console: Console, wrote: Written) -> None:
 
     console.rule("7. Property content: check the content workbook, push a fixed copy")
     state, journal = _fresh(out / "sandbox-content", out / "content-journal.sqlite")
-    with run_sandbox(state, today=DEMO_AS_OF, rtb_enabled=True) as sb:
+    with run_sandbox(state, today=DEMO_AS_OF, rtb_enabled=True, auth="platform") as sb:
         console.print("a sandbox of the platform, its provider allowed request to book (content_api_rtb_enabled)")
         wrote(state, "the content sandbox's state")
-        settings = replace(sb.settings, content_api_rtb_enabled=True)
+        settings = sb.settings.with_(content_api_rtb_enabled=True)
         with console.status("Checking the content workbook (with the platform's currencies, countries, city tax "
                             "categories)…"):
             check = check_content(SAMPLE_CONTENT, settings=settings, today=DEMO_AS_OF,
@@ -440,9 +440,9 @@ def _rooms_modular(out: Path, console: Console, wrote: Written) -> None:
     for path in (mapping, cache, *(Path(str(journal) + suffix) for suffix in ("", "-wal", "-shm", ".lock",
                                                                              ".lock.json"))):
         path.unlink(missing_ok=True)
-    with run_sandbox(state, today=HOME_SUNSET) as sb:
-        wrote(state, "the rooms sandbox's state")
-        settings = replace(sb.settings, provider_type="Home")
+    with run_sandbox(state, today=HOME_SUNSET, provider_type="Home") as sb:
+        wrote(state, "the rooms sandbox's state (a Home provider's account)")
+        settings = sb.settings
         console.print(f"on {HOME_SUNSET}, a Home provider pushes room types through: {default_api(settings, HOME_SUNSET)}")
         book = wrote(_new_units(out / "rooms-new-units.xlsx"), "two room types to create (an apartment, a double)")
         created = push_rooms_modular(check_rooms_modular(book), settings, journal=journal, mapping=mapping,
@@ -498,7 +498,8 @@ def _new_units(path: Path) -> Path:
 
 def fixed_content(path: Path, *, modular: bool = False) -> Path:
     """A copy of the content sample with each deliberate problem fixed (``CONTENT_FIXES``), as an analyst would;
-    ``modular``: also as the modular APIs take it (``MODULAR_FIXES``; the sheets no API takes left out)."""
+    the rows the platform no longer takes (``Attractions``, ``Transport``) left out; ``modular``: also as the
+    modular APIs take it (``MODULAR_FIXES``)."""
     from openpyxl import load_workbook
 
     wb = load_workbook(SAMPLE_CONTENT)
@@ -515,6 +516,9 @@ def fixed_content(path: Path, *, modular: bool = False) -> Path:
             headers[header] = ws.max_column + 1
             ws.cell(1, headers[header]).value = header
         ws.cell(rows[0], headers[header]).value = value
+    for gone in ("Attractions", "Transport"):  # sunset on 2023-06-30: the rows are left out (the header stays)
+        if gone in wb.sheetnames:
+            wb[gone].delete_rows(2, wb[gone].max_row)
     ws = wb["Phrases"]  # Renovation needs both dates: the second option on a row of its own
     headers = {c.value: c.column for c in ws[1]}
     row = ws.max_row + 1

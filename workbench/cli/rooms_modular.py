@@ -12,7 +12,8 @@ import typer
 from rich.markup import escape
 
 from loaders.issues import combine
-from workbench.cli.console import console, fail, print_issues, print_outcome, text, written
+from workbench.cli.common import remember_reports
+from workbench.cli.console import console, fail, print_issues, print_outcome, stop, text, written
 
 Reports = Callable[..., None]
 
@@ -71,6 +72,7 @@ def push_modular(files: list[Path], check: Any, settings: Any, *, dry_run: Path 
     from workbench.flows.rooms_modular import plan_rooms_modular
     from workbench.flows.rooms_modular_files import modular_dry_run
     from workbench.flows.rooms_modular_push import push_rooms_modular
+    from workbench.writers.driver import PushInterrupted
 
     title = "Room types push plan (Rooms API)" if dry_run is not None or plan_only else "Room types push (Rooms API)"
     if not settings.base_url:
@@ -95,6 +97,11 @@ def push_modular(files: list[Path], check: Any, settings: Any, *, dry_run: Path 
         with console.status("Reading the units, then sending…"):
             result = push_rooms_modular(check, settings, mapping=mapping, workbook_copy=fill, journal=journal,
                                         command="push rooms --api modular " + " ".join(str(f) for f in files))
+    except PushInterrupted as exc:  # Ctrl-C / SIGTERM: what was sent is in the journal, the report says it
+        sent = exc.result
+        reports(check.issues if sent is None else combine([check.issues, sent.platform_issues]), files, report, title,
+                {"Result": str(exc)})
+        stop(str(exc))
     except BlockedByErrors as exc:
         console.print(f"[red]Nothing sent:[/] {escape(str(exc))}")
         issues = check.issues
@@ -109,6 +116,8 @@ def push_modular(files: list[Path], check: Any, settings: Any, *, dry_run: Path 
     print_outcome(result)
     print_issues(result.platform_issues, limit=10)
     reports(combine([check.issues, result.platform_issues]), files, report, title, {"Result": result.summary()})
+    for run_id in result.run_ids:
+        remember_reports(journal, run_id, report)
     console.print(f"Mapping: [bold]{escape(str(mapping))}[/]"
                   + (f"; workbook with InvCodes: [bold]{escape(str(fill))}[/]" if fill else ""))
     raise typer.Exit(0 if result.ok else 1)

@@ -120,6 +120,19 @@ def push_rooms_modular(check: RoomsCheck, settings: Settings, *, mapping: PathLi
     path = journal_path(journal)
     c, own = open_client(settings, client)
     sents: list[driver.Sent] = []
+    plan: ModularRoomsPlan | None = None
+    settled = Settled([], [])
+
+    def result_of(done: list[driver.Sent]) -> ModularRoomsPushResult:
+        assert plan is not None
+        table, made = sent_table(done)
+        found = pd.DataFrame(settled.found, columns=MAPPING_COLUMNS)
+        mapped = plan.mapped[~plan.mapped["inv_code"].isin(found["inv_code"])]
+        return ModularRoomsPushResult(plan, table, pd.concat([found, mapped, pd.DataFrame(made, columns=MAPPING_COLUMNS)],
+                                                             ignore_index=True),
+                                      request_lines(done, table), platform_issues(done), list(check.files), target,
+                                      [s.run_id for s in done])
+
     try:
         meta = read_meta(c, target, cache=meta_cache)
         kind = UnitsKind(read=read_units_of, known=named_units(check, mapping, path, target))
@@ -131,7 +144,8 @@ def push_rooms_modular(check: RoomsCheck, settings: Settings, *, mapping: PathLi
         kind.known, kind.seen = plan.known, plan.read.units()
         options: dict[str, Any] = {"journal": path, "client": c, "command": command, "progress": progress,
                                    "lock_wait": lock_wait}
-        sents.append(driver.send(kind, plan.planned, settings, **options))
+        with driver.result_when_stopped(lambda stopped: result_of([*sents, stopped])):
+            sents.append(driver.send(kind, plan.planned, settings, **options))
         created = created_units(sents[0])
         rooms, subrooms, amenities = phase_frames(plan, created)
         parts = parts_to_read(rooms, subrooms, amenities)
@@ -141,17 +155,12 @@ def push_rooms_modular(check: RoomsCheck, settings: Settings, *, mapping: PathLi
             requests = [r for r in follow.requests if r.operation != BULK]
             if requests and follow.ok:
                 kind.known |= {(h, u) for h, u in read.units()}
-                sents.append(driver.send(kind, planned_units(requests), settings, **options))
+                with driver.result_when_stopped(lambda stopped: result_of([*sents, stopped])):
+                    sents.append(driver.send(kind, planned_units(requests), settings, **options))
     finally:
         if own:
             c.close()
-    table, made = sent_table(sents)
-    found = pd.DataFrame(settled.found, columns=MAPPING_COLUMNS)
-    mapped = plan.mapped[~plan.mapped["inv_code"].isin(found["inv_code"])]
-    result = ModularRoomsPushResult(plan, table, pd.concat([found, mapped, pd.DataFrame(made, columns=MAPPING_COLUMNS)],
-                                                           ignore_index=True),
-                                    request_lines(sents, table), platform_issues(sents), list(check.files), target,
-                                    [s.run_id for s in sents])
+    result = result_of(sents)
     if mapping is not None:
         write_mapping(result.mapping, mapping)
     if workbook_copy is not None:

@@ -54,6 +54,8 @@ class Result:
     situation: str = ""  # the row of the classification table (workbench.transport.verdicts.RULES) it came to
     #: a JSON API's answer envelope (``workbench.modular.envelope.Envelope``: data, warnings, errors, ruid)
     envelope: Any = None
+    deprecations: tuple[Notice, ...] = ()  # what the answer's headers announce (code DEPRECATED)
+    refusals: tuple[Notice, ...] = ()  # what the client read in the refusal (code SUNSET: what to use instead)
 
     @property
     def ok(self) -> bool:
@@ -61,15 +63,17 @@ class Result:
 
     @property
     def errors(self) -> tuple[Notice, ...]:
-        if self.envelope is not None:
-            return _json_notices(self.envelope.errors, "error")
-        return self.response.errors if self.response else ()
+        """What the client read in a refusal (a sunset: what to use instead), then the answer's errors."""
+        own = _json_notices(self.envelope.errors, "error") if self.envelope is not None else (
+            self.response.errors if self.response else ())
+        return (*self.refusals, *own)
 
     @property
     def warnings(self) -> tuple[Notice, ...]:
-        if self.envelope is not None:
-            return _json_notices(self.envelope.warnings, "warning")
-        return self.response.warnings if self.response else ()
+        """The answer's warnings, then the deprecation its headers announce."""
+        own = _json_notices(self.envelope.warnings, "warning") if self.envelope is not None else (
+            self.response.warnings if self.response else ())
+        return (*own, *self.deprecations)
 
     @property
     def data(self) -> Any:

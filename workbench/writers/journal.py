@@ -64,7 +64,7 @@ CREATE INDEX IF NOT EXISTS requests_run ON requests(run_id);
 """
 #: columns later journals added, with their SQL type (added to a journal written before them)
 ADDED_COLUMNS = {
-    "runs": {"kind": "TEXT"},
+    "runs": {"kind": "TEXT", "reports": "TEXT"},
     "requests": {"kind": "TEXT NOT NULL DEFAULT 'rates'", "operation": "TEXT", "key": "TEXT", "property": "TEXT",
                  "what": "TEXT", "creates": "TEXT", "made": "TEXT", "sha256": "TEXT", "ruids": "TEXT",
                  "note": "TEXT"},
@@ -149,6 +149,11 @@ class Journal(RateCells, Items):
             cur = db.execute("INSERT INTO runs(target, command, started, kind) VALUES (?,?,?,?)",
                              (target, command, now_text(), kind))
             return int(cur.lastrowid or 0)
+
+    def record_reports(self, run_id: int, paths: Sequence[str | Path]) -> None:
+        """The reports a command wrote of run ``run_id`` (a JSON list of paths; ``workbench runs`` lists them)."""
+        with self._tx() as db:
+            db.execute("UPDATE runs SET reports=? WHERE run_id=?", (json.dumps([str(p) for p in paths]), run_id))
 
     def finish_run(self, run_id: int, status: str, **counts: int) -> None:
         sets = ", ".join(f"{k}=?" for k in counts)

@@ -37,6 +37,11 @@ def test_demo_runs_end_to_end(workbench, tmp_path: Path) -> None:
     assert held.loc[held["codes"] == "duplicate_key", "row"].tolist() == [273]
     assert held["message"].str.startswith("not sent").all()
     assert load_workbook(out / "push-report.xlsx").sheetnames[:1] == ["Problems"]
+    # the sandbox in its default mode, the platform as it is today: every call with the account's token
+    calls = pd.read_csv(out / "sandbox-requests.csv", dtype=str)
+    assert "token-exchange" in set(calls["endpoint"]) and "WORKBENCH_AUTH=token" in (
+        out / "sandbox" / "connection.env").read_text()
+    assert set(calls["account"]) == {"sandbox-api-token"} and "401" not in set(calls["status"])
     # the last step: property health on what the pushes (and the health seed) left on the sandbox
     assert "6. Property health" in run.stdout and "property 1000004 has nothing to fix" in run.stdout
     findings = pd.read_csv(out / "health.csv", encoding="utf-8-sig", dtype={"inv_type_code": str, "rate_plan_code": str})
