@@ -442,7 +442,7 @@ def _rooms_modular(out: Path, console: Console, wrote: Written) -> None:
         path.unlink(missing_ok=True)
     with run_sandbox(state, today=HOME_SUNSET, provider_type="Home") as sb:
         wrote(state, "the rooms sandbox's state (a Home provider's account)")
-        settings = sb.settings
+        settings = sb.settings.with_(provider_type="Home")
         console.print(f"on {HOME_SUNSET}, a Home provider pushes room types through: {default_api(settings, HOME_SUNSET)}")
         book = wrote(_new_units(out / "rooms-new-units.xlsx"), "two room types to create (an apartment, a double)")
         created = push_rooms_modular(check_rooms_modular(book), settings, journal=journal, mapping=mapping,

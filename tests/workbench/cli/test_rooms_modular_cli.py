@@ -41,7 +41,8 @@ def set_quantity(path: Path, inv: str, quantity: int) -> None:
 @pytest.mark.slow
 def test_a_home_provider_on_2026_12_31_fetches_and_pushes_through_the_modular_apis(workbench, tmp_path: Path) -> None:
     with run_sandbox(tmp_path / "sb", today=dt.date(2026, 12, 31), provider_type="Home") as sb:
-        env = sb.connection_file  # WORKBENCH_PROVIDER_TYPE=Home
+        env = tmp_path / "home.env"  # the machine account's provider type, as the partner's settings say it
+        env.write_text(sb.connection_file.read_text() + "WORKBENCH_PROVIDER_TYPE=Home\n")
         common = ["--env-file", str(env), "--today", "2026-12-31"]
         fetched = tmp_path / "units.xlsx"
         run = workbench(["fetch", "rooms", "--hotel", str(HOTEL), "--out", str(fetched), *common], cwd=tmp_path)

@@ -44,7 +44,7 @@ def test_kill_9_during_a_bulk_creation_then_the_same_command_creates_each_unit_o
     sb = serve("--faults", "latency=1500ms,ops=units.bulk_create", "--provider-type", "Home")
     book = workbook(tmp_path / "units.xlsx")
     journal = tmp_path / "journal.sqlite"
-    env = sb.env_file(tmp_path / "push.env", max_in_flight="1")
+    env = sb.env_file(tmp_path / "push.env", max_in_flight="1", provider_type="Home")
     cmd = [str(EXE), "push", "rooms", str(book), "--api", "modular", "--env-file", str(env), "--journal", str(journal),
            "--mapping", str(tmp_path / "map.csv")]
     in_flight = "SELECT count(*) FROM requests WHERE kind='units' AND operation='units.bulk_create' AND status='sending'"
