@@ -139,6 +139,8 @@ class Limits(_Section):
     rate_limit_window_seconds: float = 60.0  # the limits above count calls per this window
     max_in_flight: int = 64  # most requests in flight at once (the client uses fewer when that suffices)
     timeout_seconds: float = 60.0
+    max_answer_bytes: int = 64 * 1024 * 1024  # an answer larger than this after decoding is a failed call
+    request_deadline_seconds: float = 0.0  # a whole call (connect, send, the whole answer); 0: 2 x timeout_seconds
 
 
 @dataclass(frozen=True)
@@ -197,9 +199,28 @@ class Cars(_Section):
     demand_static_max_age_hours: float = 24.0  # refetch static data older than this
 
 
+@dataclass(frozen=True)
+class Availability(_Section):
+    """Availability and restrictions (docs/availability.md)."""
+
+    # what SetMinLOS/SetMaxLOS mean in OTA_HotelAvailNotif: "stay_through" (the platform's own older guide: minimum
+    # and maximum stay through; SetForwardMinStay/SetForwardMaxStay then carry the stays on arrival; the default) or
+    # "arrival" (other OTA users' reading: SetMinLOS/SetMaxLOS on arrival, the Forward ones stay-through)
+    los_reading: str = "stay_through"
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        object.__setattr__(self, "los_reading", str(self.los_reading).strip().lower())
+        if self.los_reading not in LOS_READINGS:
+            raise SettingsError(f"WORKBENCH_LOS_READING=`{self.los_reading}` is not one of {', '.join(LOS_READINGS)}: "
+                                "`stay_through` sends MinStayThrough/MaxStayThrough as SetMinLOS/SetMaxLOS (the "
+                                "platform's guide), `arrival` sends MinStayArrival/MaxStayArrival as them")
+
+
 #: section name (an attribute of :class:`Settings`) -> its class
 SECTIONS: dict[str, type[_Section]] = {"connection": Connection, "limits": Limits, "content": Content,
-                                       "health": Health, "memory": Memory, "notify": Notify, "cars": Cars}
+                                       "health": Health, "memory": Memory, "notify": Notify, "cars": Cars,
+                                       "availability": Availability}
 #: flat setting name -> the section holding it
 FLAT: dict[str, str] = {f.name: name for name, cls in SECTIONS.items() for f in fields(cls)}
 
@@ -215,16 +236,9 @@ class Settings:
     memory: Memory = field(default_factory=Memory)
     notify: Notify = field(default_factory=Notify)
     cars: Cars = field(default_factory=Cars)
+    availability: Availability = field(default_factory=Availability)
     # the command line
     log_dir: str = ""  # crash logs (traces of unexpected failures); default .workbench/logs
-    # answers (transport)
-    max_answer_bytes: int = 64 * 1024 * 1024  # an answer larger than this after decoding is a failed call
-    request_deadline_seconds: float = 0.0  # a whole call (connect, send, the whole answer); 0: 2 x timeout_seconds
-    # availability
-    # what SetMinLOS/SetMaxLOS mean in OTA_HotelAvailNotif: "stay_through" (the platform's own older guide: minimum
-    # and maximum stay through; SetForwardMinStay/SetForwardMaxStay then carry the stays on arrival; the default) or
-    # "arrival" (other OTA users' reading: SetMinLOS/SetMaxLOS on arrival, the Forward ones stay-through)
-    los_reading: str = "stay_through"
 
     def __init__(self, **values: Any) -> None:
         """Sections by name, settings by their flat name (a flat name beats its section given alongside)."""
@@ -246,12 +260,7 @@ class Settings:
         self.__post_init__()
 
     def __post_init__(self) -> None:
-        """The plain fields' own checks (the sections check themselves)."""
-        object.__setattr__(self, "los_reading", str(self.los_reading).strip().lower())
-        if self.los_reading not in LOS_READINGS:
-            raise SettingsError(f"WORKBENCH_LOS_READING=`{self.los_reading}` is not one of {', '.join(LOS_READINGS)}: "
-                                "`stay_through` sends MinStayThrough/MaxStayThrough as SetMinLOS/SetMaxLOS (the "
-                                "platform's guide), `arrival` sends MinStayArrival/MaxStayArrival as them")
+        """The plain fields' own checks (the sections check themselves): none today."""
 
     if TYPE_CHECKING:  # the flat names (``settings.base_url``) are properties made below
         def __getattr__(self, name: str) -> Any: ...
