@@ -21,7 +21,7 @@ from loaders.issues import combine, issues_from_records
 from workbench.config import Settings, journal_path
 from workbench.display import Summary, Table
 from workbench.errors import BlockedByErrors
-from workbench.flows.room_files import MAPPING_COLUMNS, PathLike, fill_inv_codes, write_mapping
+from workbench.flows.room_files import MAPPING_COLUMNS, PathLike, keep_mapping
 from workbench.flows.rooms import RoomsCheck
 from workbench.flows.rooms_modular import (
     FOUND,
@@ -161,10 +161,7 @@ def push_rooms_modular(check: RoomsCheck, settings: Settings, *, mapping: PathLi
         if own:
             c.close()
     result = result_of(sents)
-    if mapping is not None:
-        write_mapping(result.mapping, mapping)
-    if workbook_copy is not None:
-        fill_inv_codes(check, result.mapping, workbook_copy)
+    keep_mapping(check, result.mapping, mapping, workbook_copy)
     return result
 
 

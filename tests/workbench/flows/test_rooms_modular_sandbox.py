@@ -6,9 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from openpyxl import load_workbook
-
 from tests.workbench.flows.conftest import Platform
+from tests.workbench.flows.room_workbooks import cells, edit
 from workbench.flows.rooms_modular import check_rooms_modular, fetch_rooms_modular
 from workbench.flows.rooms_modular_files import write_modular_rooms_workbook
 from workbench.flows.rooms_modular_push import push_rooms_modular
@@ -38,25 +37,6 @@ def push(platform: Platform, book: Path, tmp_path: Path):
                               meta_cache=tmp_path / "meta.json")
 
 
-def edit(path: Path, sheet: str, match: dict[str, object], changes: dict[str, object]) -> None:
-    wb = load_workbook(path)
-    ws = wb[sheet]
-    head = [c.value for c in ws[1]]
-    for row in ws.iter_rows(min_row=2):
-        cells = dict(zip(head, row, strict=False))
-        if all(str(cells[k].value) == str(v) for k, v in match.items()):
-            for k, v in changes.items():
-                cells[k].value = v
-    wb.save(path)
-
-
-def cells(path: Path) -> list:
-    """Every cell of the three sheets as the loader reads them; a removal row means the amenity is not there."""
-    c = check_rooms_modular(path)
-    return [f.drop(columns=["source", "row"]).reset_index(drop=True)
-            for f in (c.rooms, c.subrooms, c.amenities[~c.amenities["remove"]])]
-
-
 def writes(platform: Platform, after: int) -> list[tuple[str, str]]:
     return [(r["method"], r["path"]) for r in platform.box.requests()[after:] if r["method"] not in ("GET", "")]
 
@@ -82,7 +62,7 @@ def test_the_round_trip_sends_one_call_per_changed_part_and_reads_back_as_edited
         ("PUT", f"/facilities-api/properties/{HOTEL}/rooms/{double}")])
     back = fetch(platform, tmp_path / "back.xlsx", tmp_path)
     for got, want in zip(cells(back), cells(book), strict=True):
-        assert got.drop(columns=["sheet"]).equals(want.drop(columns=["sheet"]))
+        assert got.equals(want)
     units = {r["UnitId"]: r for r in platform.box.table("unit_rooms") if r["Type"] == "LIVING_ROOM_SUBROOM"}
     assert units[apartment]["BedTypeId"] == "5"  # the living room's sofa bed kept
 

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from tests.workbench.sandbox.test_modular_apis import ok
 from workbench.sandbox import SandboxConfig
 from workbench.sandbox.testing import InProcess
 
@@ -20,12 +21,6 @@ def sb() -> Any:
     box = InProcess(SandboxConfig(password="pw"))
     yield box
     box.close()
-
-
-def ok(r: Any) -> Any:
-    assert r.status_code == 200, r.text
-    assert r.json()["errors"] == []
-    return r.json()["data"]
 
 
 def units(sb: Any) -> dict[int, dict]:
