@@ -37,10 +37,12 @@ def workbook(path: Path) -> Path:
 @pytest.mark.slow
 @pytest.mark.parametrize("applied", [False, True], ids=["not-applied", "applied-answer-lost"])
 def test_kill_9_during_a_bulk_creation_then_the_same_command_creates_each_unit_once(
-        serve, tmp_path: Path, applied: bool) -> None:  # noqa: F811 - `serve` is test_push_path's fixture
+        serve,  # noqa: F811 - test_push_path's fixture
+        tmp_path: Path, applied: bool, monkeypatch: pytest.MonkeyPatch) -> None:
     """Killed while the sandbox waits before handling the creation: it is not made. ``applied``: the platform made
     it all the same (the creation the journal holds, sent to the sandbox as the killed process sent it) and its
     answer is lost."""
+    monkeypatch.chdir(tmp_path)  # the push processes keep what they cache (the meta) under their working folder
     sb = serve("--faults", "latency=1500ms,ops=units.bulk_create", "--provider-type", "Home")
     book = workbook(tmp_path / "units.xlsx")
     journal = tmp_path / "journal.sqlite"
