@@ -15,9 +15,9 @@ from expectations.content_modular import validate_content_modular
 from expectations.rates import validate_rates
 from expectations.reference import FxTable, cet_today, date_window, read_fx_table
 from expectations.rooms import bed_types, room_type_name, validate_rooms
+from expectations.rooms_modular import validate_rooms_modular
 from loaders.issues import ISSUE_COLUMNS, has_errors
 
 __all__ = ["ContentLookups", "FxTable", "ISSUE_COLUMNS", "bed_types", "cet_today", "country_outlines", "date_window",
            "has_errors", "read_fx_table", "room_type_name", "validate_availability", "validate_content",
-           "validate_content_modular", "validate_rates",
-           "validate_rooms"]
+           "validate_content_modular", "validate_rates", "validate_rooms", "validate_rooms_modular"]

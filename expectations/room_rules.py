@@ -140,3 +140,9 @@ class ExpectNewRoomActive(gxe.ExpectColumnValuesToBeNull):
     """A room type to create is not marked inactive (InvStatusType Deactivated applies to existing room types)."""
 
     description: str = "A room type to create should not be **deactivated** (Active 0)."
+
+
+class ExpectInfantsThroughRoomsApi(gxe.ExpectColumnValuesToBeNull):
+    """(warning) MaxInfants / MaxInfantsOnTop have no OTA_HotelInvNotif attribute: the Rooms API takes them."""
+
+    description: str = "MaxInfants and MaxInfantsOnTop should be sent **through the Rooms API**."

@@ -77,13 +77,16 @@ def room_type_code(value: object) -> int | None:
 # --- the checks -------------------------------------------------------------------------------------------
 
 @dataclass
-class _Rule:
+class RoomRule:
+    """One rule on an annotated frame: its column holds the offending value where the rule is broken."""
+
     rule: str
     severity: str
     column: str          # canonical column the issue points at
     fallback: str        # OTA name when the sheet has no such column
-    expectation: str     # a class of ``expectations.room_rules`` (imported with GX only when a row may fail)
+    expectation: str     # a class of ``module`` (imported with GX only when a row may fail)
     message: Callable[[pd.Series], str]
+    module: str = "expectations.room_rules"
 
 
 def validate_rooms(rooms: pd.DataFrame, subrooms: pd.DataFrame, amenities: pd.DataFrame, *,
@@ -92,9 +95,9 @@ def validate_rooms(rooms: pd.DataFrame, subrooms: pd.DataFrame, amenities: pd.Da
     rooms, subrooms, amenities = (f.reset_index(drop=True) for f in (rooms, subrooms, amenities))
     r, s, a = annotate(rooms, subrooms, amenities)
     parts = [load_issues if load_issues is not None else empty_issues()]
-    parts += _run("rooms_rooms", rooms, r, ROOM_RULES)
-    parts += _run("rooms_subrooms", subrooms, s, SUBROOM_RULES)
-    parts += _run("rooms_amenities", amenities, a, AMENITY_RULES)
+    parts += run_rules("rooms_rooms", rooms, r, ROOM_RULES)
+    parts += run_rules("rooms_subrooms", subrooms, s, SUBROOM_RULES)
+    parts += run_rules("rooms_amenities", amenities, a, AMENITY_RULES)
     return combine(parts)
 
 
@@ -143,6 +146,10 @@ def annotate(rooms: pd.DataFrame, subrooms: pd.DataFrame, amenities: pd.DataFram
     r["subroom_count_mismatch"] = r["subroom_count"].where(
         (r["subroom_count"].notna() & (r["subroom_count"] != r["subrooms_listed"])).fillna(False))
     r["inactive_new_room"] = r["active"].where((new & (r["active"] == 0)).fillna(False))
+    infants = r["max_infants"].notna() | r["max_infants_on_top"].notna()
+    r["infants_not_in_inv_notif"] = r["max_infants"].astype("string").fillna(
+        r["max_infants_on_top"].astype("string")).where(infants)
+    r["infants_column"] = np.where(r["max_infants"].notna(), "max_infants", "max_infants_on_top")
 
     # sub-rooms
     s["inv_code_required"] = pd.Series("none", index=s.index, dtype="string").where(
@@ -185,13 +192,13 @@ def annotate(rooms: pd.DataFrame, subrooms: pd.DataFrame, amenities: pd.DataFram
     return r, s, a
 
 
-def _run(name: str, frame: pd.DataFrame, annotated: pd.DataFrame, rules: list[_Rule]) -> list[pd.DataFrame]:
+def run_rules(name: str, frame: pd.DataFrame, annotated: pd.DataFrame, rules: list[RoomRule]) -> list[pd.DataFrame]:
+    """The issues of ``rules`` on ``frame`` (``annotated``: the frame with one column per rule)."""
     if frame.empty:
         return []
     cols = [ru.rule for ru in rules]
     checked = annotated[cols].astype(object).where(annotated[cols].notna(), None)
-    suite = [Rule("expectations.room_rules", ru.expectation, "null", {"column": ru.rule, "meta": {"rule": ru.rule}})
-             for ru in rules]
+    suite = [Rule(ru.module, ru.expectation, "null", {"column": ru.rule, "meta": {"rule": ru.rule}}) for ru in rules]
     by_rule = {ru.rule: ru for ru in rules}
     out = []
     for failure in run_suite(name, checked.reset_index(drop=True), suite):
@@ -209,16 +216,21 @@ def _run(name: str, frame: pd.DataFrame, annotated: pd.DataFrame, rules: list[_R
     return out
 
 
-def _column(frame: pd.DataFrame, row: pd.Series, ru: _Rule) -> str:
+def _column(frame: pd.DataFrame, row: pd.Series, ru: RoomRule) -> str:
     name, fallback = ru.column, ru.fallback
     if ru.rule == "crib_extra_bed":
         name, fallback = row["crib_column"], "MaxCribs" if row["crib_column"] == "max_cribs" else "MaxRollaways"
+    if ru.rule == "infants_not_in_inv_notif":
+        name = row["infants_column"]
+        fallback = "MaxInfants" if name == "max_infants" else "MaxInfantsOnTop"
     return header_of(frame, row["source"], row["sheet"], name, fallback)
 
 
-def _value(row: pd.Series, ru: _Rule) -> str:
+def _value(row: pd.Series, ru: RoomRule) -> str:
     if ru.rule == "crib_extra_bed":
         v = row[row["crib_column"]]
+    elif ru.rule == "infants_not_in_inv_notif":
+        v = row[row["infants_column"]]
     elif ru.column in row and ru.rule not in ("inv_code_required", "room_type_required", "unknown_room"):
         v = row[ru.column]
     else:
@@ -237,90 +249,93 @@ def _amenity(code: SupportsInt | None) -> str:
     return f"amenity {int(code)}" + (f" ({label})" if label else "")
 
 
-ROOM_RULES: list[_Rule] = [
-    _Rule("occupancy_total", "error", "max_occupancy", "MaxOccupancy", "ExpectOccupancyWithinAdultsAndChildren",
+ROOM_RULES: list[RoomRule] = [
+    RoomRule("occupancy_total", "error", "max_occupancy", "MaxOccupancy", "ExpectOccupancyWithinAdultsAndChildren",
           lambda r: f"MaxOccupancy {_i(r.max_occupancy)} is more than MaxAdultOccupancy {_i(r.max_adult_occupancy)} + "
                     f"MaxChildOccupancy {_i(r.max_child_occupancy)}: lower MaxOccupancy or allow more adults or "
                     "children"),
-    _Rule("occupancy_children", "error", "max_child_occupancy", "MaxChildOccupancy", "ExpectChildrenBelowOccupancy",
+    RoomRule("occupancy_children", "error", "max_child_occupancy", "MaxChildOccupancy", "ExpectChildrenBelowOccupancy",
           lambda r: f"MaxChildOccupancy {_i(r.max_child_occupancy)} must be lower than MaxOccupancy "
                     f"{_i(r.max_occupancy)}: a room cannot be filled with children only"),
-    _Rule("child_payable", "error", "max_child_payable_occupancy", "MaxChildPayableOccupancy",
+    RoomRule("child_payable", "error", "max_child_payable_occupancy", "MaxChildPayableOccupancy",
           "ExpectChildPayableWithinChildren",
           lambda r: f"MaxChildPayableOccupancy {_i(r.max_child_payable_occupancy)} is more than MaxChildOccupancy "
                     f"{_i(r.max_child_occupancy)}: lower it (further children are priced as adults)"),
-    _Rule("room_type_required", "error", "room_type", "RoomType", "ExpectRoomTypeForNewRoom",
+    RoomRule("room_type_required", "error", "room_type", "RoomType", "ExpectRoomTypeForNewRoom",
           lambda r: "a room type to create (blank InvCode) needs a RoomType: a code or a name such as 9 or Double"),
-    _Rule("unknown_room_type", "warning", "room_type", "RoomType", "ExpectKnownRoomType",
+    RoomRule("unknown_room_type", "warning", "room_type", "RoomType", "ExpectKnownRoomType",
           lambda r: f"`{r.room_type}` is not a known room type code or name (data/codes/room_types.csv): "
                     "check it, the platform may refuse it"),
-    _Rule("not_bookable_no_kitchen", "warning", "room_type", "RoomType", "ExpectKitchenForApartments",
+    RoomRule("not_bookable_no_kitchen", "warning", "room_type", "RoomType", "ExpectKitchenForApartments",
           lambda r: f"a new {r.not_bookable_no_kitchen} without a kitchen or kitchenette (amenity 59 or 61) will "
                     "not be bookable: add one on the Amenities sheet"),
-    _Rule("kitchen_recommended", "warning", "room_type", "RoomType", "ExpectKitchenForApartments",
+    RoomRule("kitchen_recommended", "warning", "room_type", "RoomType", "ExpectKitchenForApartments",
           lambda r: f"a kitchen or kitchenette (amenity 59 or 61) is strongly recommended for a "
                     f"{r.kitchen_recommended}: add one on the Amenities sheet"),
-    _Rule("crib_extra_bed", "error", "max_cribs", "MaxCribs", "ExpectCribsAndExtraBedsWithinAdditionalGuests",
+    RoomRule("crib_extra_bed", "error", "max_cribs", "MaxCribs", "ExpectCribsAndExtraBedsWithinAdditionalGuests",
           lambda r: f"MaxCribs {_i(r.max_cribs)} / MaxRollaways {_i(r.max_rollaways)} exceed MaximumAdditionalGuests "
                     f"{_i(r.maximum_additional_guests)}: cribs and extra beds hold the additional guests; to allow "
                     "a crib or an extra bed but not both, set MaxCribs 1 and MaxRollaways 1"),
-    _Rule("too_many_room_types", "error", "hotel_code", "HotelCode", "ExpectAtMostHundredRoomTypes",
+    RoomRule("too_many_room_types", "error", "hotel_code", "HotelCode", "ExpectAtMostHundredRoomTypes",
           lambda r: f"property {_i(r.hotel_code)} has {_i(r.too_many_room_types)} room types on this sheet; the "
                     f"platform allows at most {MAX_ROOM_TYPES}: this row is beyond the limit"),
-    _Rule("duplicate_room", "error", "inv_code", "InvCode", "ExpectUniqueRoomFact",
+    RoomRule("duplicate_room", "error", "inv_code", "InvCode", "ExpectUniqueRoomFact",
           lambda r: f"room {r.room_key} is on the Rooms sheet more than once: keep one row per room type"),
-    _Rule("subroom_count_mismatch", "error", "subroom_count", "SubRoomCount", "ExpectSubRoomCountMatchesSheet",
+    RoomRule("subroom_count_mismatch", "error", "subroom_count", "SubRoomCount", "ExpectSubRoomCountMatchesSheet",
           lambda r: f"SubRoomCount says room {r.room_key} has {_i(r.subroom_count)} sub-room(s) and the SubRooms sheet "
                     f"lists {_i(r.subrooms_listed)}: the SubRooms part replaces every sub-room of the room with its "
                     "beds, so list all of them (or correct SubRoomCount)"),
-    _Rule("inactive_new_room", "error", "active", "Active", "ExpectNewRoomActive",
+    RoomRule("inactive_new_room", "error", "active", "Active", "ExpectNewRoomActive",
           lambda r: "a room type to create cannot be deactivated (Active 0): leave `Active` blank or 1, create it, "
                     "then push 0 with its InvCode"),
+    RoomRule("infants_not_in_inv_notif", "warning", "max_infants", "MaxInfants", "ExpectInfantsThroughRoomsApi",
+          lambda r: "OTA_HotelInvNotif has no place for infants: MaxInfants and MaxInfantsOnTop are sent only "
+                    "through the Rooms API (`workbench push rooms --api modular`); through InvNotif they are not sent"),
 ]
 
 #: a sub-room or amenity row must name a room the sheet or the platform knows
-ROOM_REFERENCE_RULES: list[_Rule] = [
-    _Rule("inv_code_required", "error", "inv_code", "InvCode", "ExpectRoomReference",
+ROOM_REFERENCE_RULES: list[RoomRule] = [
+    RoomRule("inv_code_required", "error", "inv_code", "InvCode", "ExpectRoomReference",
           lambda r: "the row names no room: give the room's InvCode (or the RoomID of a room on the Rooms sheet)"),
-    _Rule("unknown_room", "error", "room_id", "RoomID", "ExpectKnownRoomOnSheet",
+    RoomRule("unknown_room", "error", "room_id", "RoomID", "ExpectKnownRoomOnSheet",
           lambda r: f"RoomID {r.room_id} is not on the Rooms sheet: give the room's InvCode, or add the room"),
 ]
 
-SUBROOM_RULES: list[_Rule] = [
+SUBROOM_RULES: list[RoomRule] = [
     *ROOM_REFERENCE_RULES,
-    _Rule("subrooms_not_allowed", "error", "subroom", "SubRoom", "ExpectSubRoomsOnlyForCapableTypes",
+    RoomRule("subrooms_not_allowed", "error", "subroom", "SubRoom", "ExpectSubRoomsOnlyForCapableTypes",
           lambda r: f"a {r.subrooms_not_allowed} cannot have sub-rooms: only an Apartment, Suite, Chalet, Bungalow, "
                     "Holiday home, Villa or Mobile home can (or a room with ApartmentRoomCapacity above 0); remove "
                     "the sub-room or change the room's RoomType"),
-    _Rule("number_not_allowed", "error", "number", "Number", "ExpectNumberOnlyForBathroomOrLivingRoom",
+    RoomRule("number_not_allowed", "error", "number", "Number", "ExpectNumberOnlyForBathroomOrLivingRoom",
           lambda r: "Number is only for a Bathroom or a Living room: list each bedroom as its own sub-room"),
-    _Rule("duplicate_subroom", "error", "subroom", "SubRoom", "ExpectUniqueRoomFact",
+    RoomRule("duplicate_subroom", "error", "subroom", "SubRoom", "ExpectUniqueRoomFact",
           lambda r: f"sub-room `{r.subroom}` of room {r.room_key} is given more than once: keep one row"),
 ]
 
-AMENITY_RULES: list[_Rule] = [
+AMENITY_RULES: list[RoomRule] = [
     *ROOM_REFERENCE_RULES,
-    _Rule("subroom_amenity_not_bed", "error", "amenity_code", "AmenityCode", "ExpectOnlyBedsInSubRooms",
+    RoomRule("subroom_amenity_not_bed", "error", "amenity_code", "AmenityCode", "ExpectOnlyBedsInSubRooms",
           lambda r: f"{_amenity(r.amenity_code)} is not a bed type: a sub-room's amenities are beds only; move it "
                     "to the room's own amenities (blank SubRoom)"),
-    _Rule("beds_under_subrooms", "error", "amenity_code", "AmenityCode", "ExpectBedsUnderSubRooms",
+    RoomRule("beds_under_subrooms", "error", "amenity_code", "AmenityCode", "ExpectBedsUnderSubRooms",
           lambda r: f"{_amenity(r.amenity_code)} is a bed type and room {r.room_key} has sub-rooms: its beds go "
                     "under a sub-room (fill in SubRoom), never in the room's own amenities"),
-    _Rule("configuration_not_allowed", "error", "configuration", "Configuration",
+    RoomRule("configuration_not_allowed", "error", "configuration", "Configuration",
           "ExpectConfigurationOnSingleRoomBeds",
           lambda r: (f"Configuration is for bed types only and {_amenity(r.amenity_code)} is not one: clear it"
                      if r.configuration_reason == "not_bed" else
                      f"Configuration is not available for rooms with sub-rooms (room {r.room_key}): clear it")),
-    _Rule("amenity_code_mismatch", "error", "room_amenity_code", "RoomAmenityCode", "ExpectMatchingAmenityCodes",
+    RoomRule("amenity_code_mismatch", "error", "room_amenity_code", "RoomAmenityCode", "ExpectMatchingAmenityCodes",
           lambda r: f"RoomAmenityCode {_i(r.room_amenity_code)} and AmenityCode {_i(r.amenity_code)} differ: they "
                     "name the same amenity, keep one of them"),
-    _Rule("unknown_amenity", "warning", "amenity_code", "AmenityCode", "ExpectKnownAmenityCode",
+    RoomRule("unknown_amenity", "warning", "amenity_code", "AmenityCode", "ExpectKnownAmenityCode",
           lambda r: f"amenity code {_i(r.amenity_code)} is not on the list of codes the platform is known to accept "
                     "(data/codes/rma.csv): check it"),
-    _Rule("unknown_subroom", "error", "subroom", "SubRoom", "ExpectKnownSubRoom",
+    RoomRule("unknown_subroom", "error", "subroom", "SubRoom", "ExpectKnownSubRoom",
           lambda r: f"sub-room `{r.subroom}` of room {r.room_key} (a new room, or one whose sub-rooms the sheet lists "
                     "in full) is not on the SubRooms sheet: add it there or correct the name"),
-    _Rule("duplicate_amenity", "error", "amenity_code", "AmenityCode", "ExpectUniqueRoomFact",
+    RoomRule("duplicate_amenity", "error", "amenity_code", "AmenityCode", "ExpectUniqueRoomFact",
           lambda r: f"{_amenity(r.amenity_code)} of room {r.room_key}"
                     + (f" sub-room `{r.subroom}`" if not pd.isna(r.subroom) else "")
                     + (f" with Configuration {_i(r.configuration)}" if not pd.isna(r.configuration) else "")

@@ -246,7 +246,7 @@ def _rooms(text, ints, flag, out: dict[str, pd.Series]) -> None:
     out["room_type"] = norm.parse_codes(text("room_type"))
     out["room_name"] = text("room_name")
     for name in ("max_occupancy", "max_adult_occupancy", "max_child_occupancy", "max_child_payable_occupancy",
-                 "quantity", "size_measurement", "maximum_additional_guests", "max_cribs", "max_rollaways",
+                 "max_infants", "max_infants_on_top", "quantity", "size_measurement", "maximum_additional_guests", "max_cribs", "max_rollaways",
                  "apartment_room_capacity", "subroom_count"):
         out[name] = ints(name, "a whole number")
     out["active"] = ints("active", "1 (active) or 0 (deactivated)", allowed=(0, 1))

@@ -142,6 +142,9 @@ ROOM_TYPE_FIELDS: tuple[Field, ...] = (
     _f("max_occupancy", "MaxOccupancy", description="most guests"),
     _f("max_adult_occupancy", "MaxAdultOccupancy", "max_adults", description="most adults"),
     _f("max_child_occupancy", "MaxChildOccupancy", "max_children", description="most children"),
+    _f("max_infants", "MaxInfants", description="most infants (0-2 years) within the guests (Rooms API only)"),
+    _f("max_infants_on_top", "MaxInfantsOnTop", description="infants (0-2 years) allowed on top of the guests "
+                                                            "(Rooms API only)"),
     _f("max_child_payable_occupancy", "MaxChildPayableOccupancy", "max_child_payable",
        description="children priced as children (TPA_Extensions/Occupancy); further children pay as adults"),
     _f("quantity", "Quantity", "units", "number_of_units", description="number of units of this type"),
@@ -196,6 +199,8 @@ ROOMS_COLUMNS: dict[str, str] = {
     "max_adult_occupancy": "Int64",          # Occupancy@MaxAdultOccupancy
     "max_child_occupancy": "Int64",          # Occupancy@MaxChildOccupancy
     "max_child_payable_occupancy": "Int64",  # TPA_Extensions/Occupancy@MaxChildPayableOccupancy
+    "max_infants": "Int64",                  # Rooms API occupancy_details.max_infants (no InvNotif attribute)
+    "max_infants_on_top": "Int64",           # Rooms API occupancy_details.max_infants_on_top (idem)
     "quantity": "Int64",                     # Room@Quantity
     "non_smoking": "Int64",                  # Room@NonSmoking: 1, 0, 2
     "size_measurement": "Int64",             # Room@SizeMeasurement

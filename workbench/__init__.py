@@ -60,6 +60,15 @@ _EXPORTS = {
     "RoomsCheck": "workbench.flows.rooms",
     "RoomsPushResult": "workbench.flows.rooms",
     "DeprecatedOperationWarning": "workbench.flows.rooms",
+    "check_rooms_modular": "workbench.flows.rooms_modular",
+    "default_rooms_api": "workbench.flows.rooms_modular:default_api",
+    "fetch_rooms_modular": "workbench.flows.rooms_modular",
+    "plan_rooms_modular": "workbench.flows.rooms_modular",
+    "ModularRoomsPlan": "workbench.flows.rooms_modular",
+    "push_rooms_modular": "workbench.flows.rooms_modular_push",
+    "ModularRoomsPushResult": "workbench.flows.rooms_modular_push",
+    "write_modular_rooms_workbook": "workbench.flows.rooms_modular_files",
+    "modular_rooms_frames": "workbench.flows.rooms_modular_files",
     # property content (checking; pushing is workbench.flows.content_push)
     "check_content": "workbench.flows.content",
     "ContentCheck": "workbench.flows.content",
@@ -116,6 +125,8 @@ __all__ = [
     "AvailabilityCheck", "BlockedByErrors", "CarSearch", "CnsClient", "CnsConfig", "ContentCheck", "ContentPushResult", "DATA",
     "DeprecatedOperationWarning",
     "DryRun", "InputError", "LateDecision", "LoadError", "ModularPushResult", "NotifyService", "OperationSunset",
+    "ModularRoomsPlan", "ModularRoomsPushResult", "check_rooms_modular", "default_rooms_api", "fetch_rooms_modular",
+    "modular_rooms_frames", "plan_rooms_modular", "push_rooms_modular", "write_modular_rooms_workbook",
     "PlatformReadError", "PlatformRooms", "PropertyHealth", "PushResult", "ROOT", "RatesCheck", "RatesPlan",
     "ReportContext",
     "RoomsCheck", "RoomsPushResult", "SAMPLES", "SearchParams", "SearchParamsError", "Secret", "Settings",
@@ -168,6 +179,15 @@ if TYPE_CHECKING:  # for type checkers and editors; at run time names load lazil
         write_rooms_workbook,
     )
     from workbench.flows.rooms import dry_run as rooms_dry_run
+    from workbench.flows.rooms_modular import (
+        ModularRoomsPlan,
+        check_rooms_modular,
+        fetch_rooms_modular,
+        plan_rooms_modular,
+    )
+    from workbench.flows.rooms_modular import default_api as default_rooms_api
+    from workbench.flows.rooms_modular_files import modular_rooms_frames, write_modular_rooms_workbook
+    from workbench.flows.rooms_modular_push import ModularRoomsPushResult, push_rooms_modular
     from workbench.health import PropertyHealth
     from workbench.notify import (
         LateDecision,

@@ -15,6 +15,9 @@ sunset, so step 7 uses it; step 8 shows the other side: a second sandbox whose d
 (``MODULAR_AS_OF``, 31 December 2026) takes the same workbook through the modular JSON APIs (the default of
 ``push content`` from that day), reads it back with GET into the workbook's layout, and a second push of what
 was read sends nothing.
+The last step (9) is room types after 2026-12-31 for a Home provider: the Rooms and Facilities APIs (two units
+created in one bulk request, read back as a workbook, one cell changed and pushed: one call), with no InvNotif or
+DescriptiveInfo call.
 """
 
 from __future__ import annotations
@@ -116,7 +119,7 @@ class Written:
 
 
 def run_demo(out: Path, console: Console | None = None, live: bool = True, notifications: bool = True,
-             health: bool = True, content: bool = True) -> bool:
+             health: bool = True, content: bool = True, rooms: bool = True) -> bool:
     console = console or Console()
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
@@ -132,6 +135,8 @@ def run_demo(out: Path, console: Console | None = None, live: bool = True, notif
         if live and content:
             _content(out, console, wrote)
             _content_modular(out, console, wrote)
+        if live and rooms:
+            _rooms_modular(out, console, wrote)
     except DemoFailed as exc:
         console.print(f"[bold red]Demo failed:[/] {exc}")
         if wrote.items:
@@ -412,6 +417,83 @@ def _content(out: Path, console: Console, wrote: Written) -> None:
         console.print("[yellow]OTA_HotelDescriptiveContentNotif is deprecated: it is sunset on 2026-12-31 (CET); "
                       "the Property and Contacts interfaces replace it[/]")
         wrote(write_push_report(result, out / "content-push-report.html"), "content push report")
+
+
+def _rooms_modular(out: Path, console: Console, wrote: Written) -> None:
+    """Step 9: room types through the Rooms and Facilities APIs for a Home provider on 2026-12-31."""
+    import pandas as pd
+
+    from workbench.flows.rooms_modular import (
+        HOME_SUNSET,
+        check_rooms_modular,
+        default_api,
+        fetch_rooms_modular,
+    )
+    from workbench.flows.rooms_modular_files import write_modular_rooms_workbook
+    from workbench.flows.rooms_modular_push import push_rooms_modular
+    from workbench.sandbox import run_sandbox
+
+    console.rule("9. Room types after 2026-12-31: the Rooms and Facilities APIs (a Home provider)")
+    state, journal, mapping = out / "sandbox-rooms", out / "rooms-journal.sqlite", out / "rooms-mapping.csv"
+    cache = out / "rooms-meta.json"
+    shutil.rmtree(state, ignore_errors=True)
+    for path in (mapping, cache, *(Path(str(journal) + suffix) for suffix in ("", "-wal", "-shm", ".lock",
+                                                                             ".lock.json"))):
+        path.unlink(missing_ok=True)
+    with run_sandbox(state, today=HOME_SUNSET, provider_type="Home") as sb:
+        wrote(state, "the rooms sandbox's state (a Home provider's account)")
+        settings = sb.settings.with_(provider_type="Home")
+        console.print(f"on {HOME_SUNSET}, a Home provider pushes room types through: {default_api(settings, HOME_SUNSET)}")
+        book = wrote(_new_units(out / "rooms-new-units.xlsx"), "two room types to create (an apartment, a double)")
+        created = push_rooms_modular(check_rooms_modular(book), settings, journal=journal, mapping=mapping,
+                                     meta_cache=cache)
+        wrote(journal, "the rooms journal: each request, the units created (correlation id -> unit id)")
+        wrote(Path(str(journal) + ".lock"), "the rooms journal's lock")
+        wrote(mapping, "RoomID -> InvCode (unit id) of the units created")
+        wrote(cache, "the Rooms and Facilities meta (unit types, beds, room facilities), kept a day")
+        console.print(created.summary())
+        if not created.ok or len(created.mapping) != 2:
+            raise DemoFailed("the sandbox did not create the two units: " + created.summary())
+        fetched = wrote(write_modular_rooms_workbook(fetch_rooms_modular(settings, [1000004], meta_cache=cache),
+                                                     out / "rooms-fetched.xlsx"), "the property's units as a workbook")
+        rooms = pd.read_excel(fetched, sheet_name="Rooms", dtype={"InvCode": str})
+        double = created.mapping.loc[created.mapping["room_id"] == "4102", "inv_code"].iloc[0]
+        rooms.loc[rooms["InvCode"] == double, "Quantity"] = 12
+        edited = out / "rooms-edited.xlsx"
+        with pd.ExcelWriter(edited) as xl:
+            for name in ("Rooms", "SubRooms", "Amenities"):
+                (rooms if name == "Rooms" else pd.read_excel(fetched, sheet_name=name)).to_excel(xl, sheet_name=name,
+                                                                                                  index=False)
+        wrote(edited, "the fetched workbook with the double's Quantity 10 -> 12")
+        result = push_rooms_modular(check_rooms_modular(edited), settings, journal=journal, mapping=mapping,
+                                    meta_cache=cache)
+        console.print(result.summary())
+        if not result.ok or len(result.requests) != 1:
+            raise DemoFailed("expected one call for one changed unit: " + result.summary())
+        log = pd.read_csv(io.BytesIO(_download(sb, sb.requests_csv_url)), dtype=str)
+        if log["endpoint"].str.contains("InvNotif|DescriptiveInfo").any():
+            raise DemoFailed("an InvNotif or DescriptiveInfo call was made for the Home provider")
+        console.print("one PATCH of the double's unit; no OTA_HotelInvNotif or OTA_HotelDescriptiveInfo call")
+
+
+def _new_units(path: Path) -> Path:
+    import pandas as pd
+
+    key = {"HotelCode": 1000004}
+    with pd.ExcelWriter(path) as xl:
+        pd.DataFrame([{**key, "RoomID": 4101, "RoomType": "Apartment", "RoomTypeName": "Garden Apartment",
+                       "Quantity": 3, "MaxOccupancy": 4, "MaxAdultOccupancy": 4, "MaxChildOccupancy": 2},
+                      {**key, "RoomID": 4102, "RoomType": "Double", "RoomTypeName": "Patio Double", "Quantity": 10,
+                       "MaxOccupancy": 2, "MaxAdultOccupancy": 2, "MaxChildOccupancy": 1}]).to_excel(
+            xl, sheet_name="Rooms", index=False)
+        pd.DataFrame([{**key, "RoomID": 4101, "SubRoom": "Bedroom 1", "RoomType": "Bedroom"},
+                      {**key, "RoomID": 4101, "SubRoom": "Living room 1", "RoomType": "Living room"}]).to_excel(
+            xl, sheet_name="SubRooms", index=False)
+        pd.DataFrame([{**key, "RoomID": 4101, "SubRoom": "Bedroom 1", "AmenityCode": 33, "Value": 1},
+                      {**key, "RoomID": 4101, "AmenityCode": 92},
+                      {**key, "RoomID": 4102, "AmenityCode": 33, "Value": 1, "Configuration": 1},
+                      {**key, "RoomID": 4102, "AmenityCode": 2}]).to_excel(xl, sheet_name="Amenities", index=False)
+    return path
 
 
 def fixed_content(path: Path, *, modular: bool = False) -> Path:

@@ -20,11 +20,6 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 from workbench.cli.console import fail
-from workbench.reports.output_files import inputs_overlap, same_file
-from workbench.reports.output_files import inside as _inside
-from workbench.reports.output_files import read_inside as _read_inside
-
-__all__ = ["PathsOf", "check_outputs", "inputs_overlap", "same_file"]
 
 PathsOf = Path | Iterable[Path] | None
 #: ``s3://bucket/x`` (typer reads it as a path, which folds ``://`` to ``:/``): not a local path
@@ -37,6 +32,12 @@ def check_outputs(inputs: Mapping[str, PathsOf], files: Mapping[str, PathsOf] | 
     (option -> folder(s) written) that is one of ``inputs`` (option or ``files`` -> path(s) read), that
     two options both name, that is a folder where a file is written (or a file where a folder is), or
     whose folder cannot be written."""
+    # the comparisons live with the reports (which write through them); imported here on first use, so
+    # `workbench --help` does not load the reports package
+    from workbench.reports.output_files import inside as _inside
+    from workbench.reports.output_files import read_inside as _read_inside
+    from workbench.reports.output_files import same_file
+
     given = [(name, p) for name, paths in inputs.items() for p in _paths(paths)]
     outs = [(name, p, False) for name, paths in (files or {}).items() for p in _paths(paths)]
     outs += [(name, p, True) for name, paths in (folders or {}).items() for p in _paths(paths)]

@@ -130,9 +130,30 @@ def validate_rooms_cmd(files: Files, report: ReportOpt = None,
     raise typer.Exit(0 if check.ok else 1)
 
 
+ApiOpt = Annotated[str | None, typer.Option(
+    "--api", help="`ota` (OTA_HotelInvNotif / OTA_HotelDescriptiveInfo) or `modular` (the Rooms and Facilities "
+                  "APIs); default: modular for a Home provider (WORKBENCH_PROVIDER_TYPE) from 2026-12-31 in CET, ota "
+                  "otherwise.", show_default=False)]
+TodayOpt = Annotated[str | None, typer.Option(
+    "--today", help="The day (YYYY-MM-DD, CET) the sunsets and the default --api are judged by; default: today.",
+    show_default=False)]
+
+
+def _today(value: str | None):
+    import datetime as dt
+
+    if value is None:
+        return None
+    try:
+        return dt.date.fromisoformat(value)
+    except ValueError:
+        fail(f"--today `{value}` is not a date: write YYYY-MM-DD")
+
+
 @push_app.command("rooms")
 def push_rooms_cmd(
-    file: Annotated[Path, typer.Argument(help="The workbook (Rooms / SubRooms / Amenities).", show_default=False)],
+    files: Annotated[list[Path], typer.Argument(help="The workbook(s) (Rooms / SubRooms / Amenities).",
+                                                metavar="FILE...", show_default=False)],
     dry_run: Annotated[Path | None, typer.Option(
         "--dry-run", help="Write the requests (.xml), manifest.csv and diff.csv into this folder instead of sending. "
                           "With settings, the platform's state is read first and merged.", show_default=False)] = None,
@@ -147,6 +168,10 @@ def push_rooms_cmd(
         = Path(".workbench/journal.sqlite"),
     full: Annotated[bool, typer.Option("--full", help="Send the parts the journal says the platform already has "
                                                       "too.")] = False,
+    api: ApiOpt = None,
+    plan_only: Annotated[bool, typer.Option("--plan", help="Show what a push would change (read the platform, merge); "
+                                                      "nothing is written or sent.")] = False,
+    today: TodayOpt = None,
 ) -> None:
     """Create room types (blank InvCode) and overlay existing ones, merged with what the platform stores.
 
@@ -156,7 +181,34 @@ def push_rooms_cmd(
 
       workbench push rooms rooms.xlsx --dry-run rooms-requests/
       workbench push rooms rooms.xlsx --env-file sandbox/connection.env --fill rooms-with-codes.xlsx
+      workbench push rooms units.xlsx --api modular --plan --env-file sandbox/connection.env
     """
+    file = files[0]
+    if dry_run is not None and plan_only:
+        fail("give --dry-run DIR or --plan, not both")
+    day = _today(today)
+    check_outputs({"files": files, "--env-file": env_file},
+                  files={"--report": report, "--mapping": mapping, "--fill": fill, "--journal": journal},
+                  folders={"--dry-run": dry_run})
+    refuse_other_kind(files, "rooms", "push")
+    from workbench.cli.rooms_modular import api_of, settings_or_none
+
+    settings_now = settings_or_none(env_file)  # unreadable settings: the InvNotif path says so, as it always has
+    if api_of(api, settings_now, day) == "modular":
+        from workbench.cli.rooms_modular import check_modular, push_modular
+
+        settings_now = _settings(env_file)
+        _check_reports(report)
+        if fill is not None and fill.suffix.lower() != ".xlsx":
+            fail(f"--fill `{fill}`: the copy of the workbook is an Excel file; give a name ending in .xlsx")
+        import pandas as pd
+
+        check = check_modular(files, lambda why: _reports(pd.DataFrame(columns=ISSUE_COLUMNS), files, report,
+                                                         "Room types push", {"Result": f"nothing was sent: {why}"}),
+                              None, None)
+        print_issues(check.issues, limit=10)
+        push_modular(files, check, settings_now, dry_run=dry_run, plan_only=plan_only, mapping=mapping, fill=fill,
+                     report=report, journal=journal, reports=_reports)
     from workbench.flows.rooms import (
         BlockedByErrors,
         OperationSunset,
@@ -166,22 +218,29 @@ def push_rooms_cmd(
     )
     from workbench.flows.rooms import dry_run as write_dry_run
 
-    check_outputs({"files": [file], "--env-file": env_file},
-                  files={"--report": report, "--mapping": mapping, "--fill": fill, "--journal": journal},
-                  folders={"--dry-run": dry_run})
-    refuse_other_kind([file], "rooms", "push")
     _check_reports(report)
     if fill is not None and fill.suffix.lower() != ".xlsx":
         fail(f"--fill `{fill}`: the copy of the workbook is an Excel file; give a name ending in .xlsx")
     import pandas as pd
 
     title = "Room types push plan" if dry_run is not None else "Room types push"
-    if dry_run is None:  # a push: its settings and its target before the workbook is read
-        _target(env_file, lambda why: _reports(pd.DataFrame(columns=ISSUE_COLUMNS), [file], report, title,
+    if dry_run is None and not plan_only:  # a push: its settings and its target before the workbook is read
+        _target(env_file, lambda why: _reports(pd.DataFrame(columns=ISSUE_COLUMNS), files, report, title,
                                                {"Result": f"nothing was sent: {why}"}))
-    check = _check([file], on_fail=lambda why: _reports(pd.DataFrame(columns=ISSUE_COLUMNS), [file], report, title,
-                                                        {"Result": f"nothing was sent: {why}"}))
+    check = _check(files, on_fail=lambda why: _reports(pd.DataFrame(columns=ISSUE_COLUMNS), files, report, title,
+                                                       {"Result": f"nothing was sent: {why}"}))
     print_issues(check.issues, limit=10)
+    if plan_only:
+        try:
+            with console.status("Planning the requests…"):
+                preview = preview_rooms(check, settings_now if settings_now and settings_now.base_url else None,
+                                        mapping=mapping)
+        except (PlatformReadError, ValueError) as exc:
+            fail(str(exc))
+        _print_parts(preview.parts)
+        print_issues(preview.issues, limit=10)
+        _reports(preview.issues, files, report, title, {"Result": "a plan: nothing was sent"})
+        raise typer.Exit(0 if check.ok and preview.ok else 1)
     if dry_run is not None:
         settings = _settings(env_file)
         try:
@@ -197,7 +256,7 @@ def push_rooms_cmd(
         print_issues(plan.issues, limit=10)
         console.print(f"[green]Wrote {len(manifest)} request(s)[/], diff.csv ({len(plan.diff)} change(s)) and "
                       f"parts.csv ({len(plan.parts)} part(s) replaced) into [bold]{escape(str(dry_run))}[/]")
-        _reports(plan.issues, [file], report, title, {"Result": "a dry run: nothing was sent"})
+        _reports(plan.issues, files, report, title, {"Result": "a dry run: nothing was sent"})
         raise typer.Exit(0 if check.ok and plan.ok else 1)
     from workbench.errors import SettingsError
     from workbench.writers.driver import PushInterrupted
@@ -208,7 +267,7 @@ def push_rooms_cmd(
             warnings.simplefilter("always")
             with console.status("Reading the platform's room types, then sending…"):
                 result = push_rooms(check, settings, mapping=mapping, workbook_copy=fill, journal=journal, full=full,
-                                    command=f"push rooms {file}")
+                                    command="push rooms " + " ".join(str(f) for f in files), today=day)
         for w in caught:
             console.print(f"[yellow]Warning:[/] {escape(str(w.message))}")
     except BlockedByErrors as exc:
@@ -217,18 +276,18 @@ def push_rooms_cmd(
         if exc.issues is not None and exc.issues is not check.issues:
             print_issues(exc.issues, limit=10)
             issues = _concat(check.issues, exc.issues)
-        _reports(issues, [file], report, title, {"Result": f"nothing was sent: {exc}"})
+        _reports(issues, files, report, title, {"Result": f"nothing was sent: {exc}"})
         raise typer.Exit(1) from None
     except PushInterrupted as exc:  # Ctrl-C / SIGTERM: what was sent is in the journal, the report says it
         sent = exc.result
-        _reports(check.issues if sent is None else _concat(check.issues, request_issues(sent, file)), [file], report,
+        _reports(check.issues if sent is None else _concat(check.issues, request_issues(sent, file)), files, report,
                  title, {"Result": str(exc)})
         stop(str(exc))
     except (OperationSunset, PlatformReadError, SettingsError, ValueError) as exc:
-        _reports(check.issues, [file], report, title, {"Result": f"nothing was sent: {exc}"})
+        _reports(check.issues, files, report, title, {"Result": f"nothing was sent: {exc}"})
         fail(str(exc))
     print_rooms_result(result)
-    _reports(_concat(check.issues, request_issues(result, file)), [file], report, title,
+    _reports(_concat(check.issues, request_issues(result, file)), files, report, title,
              {"Result": result.summary()})
     remember_reports(journal, result.run_id, report)
     console.print(f"Mapping: [bold]{escape(str(mapping))}[/]"
@@ -254,13 +313,17 @@ def fetch_rooms_cmd(
     out: Annotated[Path | None, typer.Option("--out", help="Write Rooms / SubRooms / Amenities to this .xlsx.",
                                              show_default=False)] = None,
     env_file: EnvFileOpt = None,
+    api: ApiOpt = None,
+    today: TodayOpt = None,
 ) -> None:
-    """Read the active room types of properties (OTA_HotelDescriptiveInfo).
+    """Read the active room types of properties (OTA_HotelDescriptiveInfo, or the Rooms and Facilities APIs).
 
     Examples:
 
       workbench fetch rooms --hotel 1000001 --out rooms.xlsx --env-file sandbox/connection.env
+      workbench fetch rooms --hotel 1000001 --out units.xlsx --api modular --env-file sandbox/connection.env
     """
+    from workbench.cli.rooms_modular import api_of, fetch_modular
     from workbench.flows.room_files import not_in_read
     from workbench.flows.rooms import PlatformReadError, fetch_rooms, write_rooms_workbook
     from workbench.transport import ConfigurationError
@@ -269,6 +332,9 @@ def fetch_rooms_cmd(
     if out is not None and out.suffix.lower() != ".xlsx":
         fail(f"--out `{out}`: room types are written as an Excel workbook; give a name ending in .xlsx")
     settings = _settings(env_file)
+    if api_of(api, settings, _today(today)) == "modular":
+        fetch_modular(hotel, out, settings)
+        return
     try:
         with console.status("Reading room types…"):
             state = fetch_rooms(settings, hotel)

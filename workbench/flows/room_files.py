@@ -77,6 +77,16 @@ def fill_inv_codes(check: RoomsCheck, mapping: pd.DataFrame, path: PathLike) -> 
     return out
 
 
+def keep_mapping(check: RoomsCheck, mapping: pd.DataFrame, path: PathLike | None, workbook_copy: PathLike | None
+                 ) -> None:
+    """After a push: the room types mapped into the mapping file (``path``) and, when asked, into a copy of the
+    workbook with their InvCodes (``workbook_copy``)."""
+    if path is not None:
+        write_mapping(mapping, path)
+    if workbook_copy is not None:
+        fill_inv_codes(check, mapping, workbook_copy)
+
+
 def _column_of(ws, header: str | None, data_row: int) -> int:
     """The column of ``header`` above ``data_row``; a new ``InvCode`` column when the sheet has none."""
     for row in ws.iter_rows(min_row=1, max_row=max(1, data_row - 1)):

@@ -26,11 +26,12 @@ from expectations.reference import DATA
 from expectations.rooms import amenity_names, bed_types, room_type_name
 from workbench.modular.cells import Cell, CellMap, issue
 from workbench.modular.meta import ModularMeta
-from workbench.modular.rooms_api import UnitType
+from workbench.modular.rooms_api import BedType, UnitType
 from workbench.modular.rules import CODE_NOT_IN_META, MODULAR_VALUE_REFUSED, not_sent, sunset
 from workbench.modular.workbook import integer, text
 
-__all__ = ["SMOKING", "bed_key", "bed_widths", "unit_body", "unit_type_of"]
+__all__ = ["SMOKING", "SUBROOMS", "active_bed", "active_bed_types", "allowed_unit_types", "bed_key", "bed_type_for_code", "bed_widths",
+           "unit_body", "unit_type_of"]
 
 SMOKING = {1: "NONSMOKING", 0: "SMOKING", 2: "SMOKING_AND_NONSMOKING"}
 SUBROOMS = {"bedroom": "BEDROOM_SUBROOM", "living room": "LIVING_ROOM_SUBROOM"}
@@ -44,14 +45,16 @@ def bed_key(name: str) -> str:
 
 
 def unit_type_of(meta: ModularMeta, value: object) -> UnitType | None:
-    """The meta's unit type of a RoomType cell (a BCRT code or name), by name."""
-    name = room_type_name(value)
+    """The meta's unit type of a RoomType cell (a BCRT code or name), by name; a name of the meta's own (a unit type
+    no BCRT name matches, as a fetched workbook writes it) is taken as it is."""
+    name = room_type_name(value) or text(value)
     if name is None or meta.rooms is None:
         return None
     return next((t for t in meta.rooms.unit_types if (t.unit_type_name or "").casefold() == name.casefold()), None)
 
 
-def _allowed(meta: ModularMeta, category: int | None) -> str:
+def allowed_unit_types(meta: ModularMeta, category: int | None) -> str:
+    """The unit types open to a property of ``category`` (active, for that category), for a message."""
     types = [t for t in (meta.rooms.unit_types if meta.rooms else []) if t.is_active is not False
              and (category is None or category in t.valid_property_categories)]
     return ", ".join(f"{t.unit_type_name} ({t.unit_type_id})" for t in types) or "none"
@@ -64,7 +67,7 @@ def bed_widths() -> dict[int, str]:
         return {int(r["code"]): m[1] for r in csv.DictReader(f) if (m := _CM.search(r.get("width") or ""))}
 
 
-def _bed_type(meta: ModularMeta, code: int) -> int | None:
+def bed_type_for_code(meta: ModularMeta, code: int) -> BedType | None:
     """The meta's bed type of a bed RMA code: by name, else by its width in centimetres (Twin -> Single bed)."""
     name = amenity_names().get(code)
     if name is None or meta.rooms is None:
@@ -74,7 +77,26 @@ def _bed_type(meta: ModularMeta, code: int) -> int | None:
     if found is None and width is not None:
         found = next((b for b in meta.rooms.bed_types if (m := _CM.search(b.bed_type_description or ""))
                       and m[1] == width), None)
-    return found.bed_type_id if found else None
+    return found
+
+
+def active_bed_types(meta: ModularMeta) -> str:
+    """The active bed types of the meta, for a message: ``Single bed (1), Double bed (3)``."""
+    return ", ".join(f"{b.bed_type_name} ({b.bed_type_id})" for b in (meta.rooms.bed_types if meta.rooms else [])
+                     if b.is_active is not False)
+
+
+def active_bed(meta: ModularMeta, code: int, cell: Cell, issues: list[dict]) -> BedType | None:
+    """The active bed type of a bed RMA code; None, with a ``code_not_in_meta`` issue on ``cell``, when the meta has
+    none or lists it inactive (read only)."""
+    found = bed_type_for_code(meta, code)
+    if found is not None and found.is_active is not False:
+        return found
+    what = "matches no bed type of the Rooms meta" if found is None else \
+        f"is bed type {found.bed_type_name} ({found.bed_type_id}), which the Rooms meta lists inactive (read only)"
+    issues.append(issue(cell, CODE_NOT_IN_META, f"bed code {code} ({amenity_names().get(code, '?')}) {what}; the "
+                                                f"active ones are: {active_bed_types(meta)}"))
+    return None
 
 
 def _beds(meta: ModularMeta, rows: list[tuple[dict, Cell]], issues: list[dict], cells: CellMap,
@@ -82,14 +104,10 @@ def _beds(meta: ModularMeta, rows: list[tuple[dict, Cell]], issues: list[dict], 
     """The beds of a bed configuration (one per bed type, counts added up); ``path``: the configuration's."""
     beds: dict[int, int] = {}
     for row, cell in rows:
-        code = int(row["amenity_code"])
-        bed = _bed_type(meta, code)
-        if bed is None:
-            active = ", ".join(f"{b.bed_type_name} ({b.bed_type_id})" for b in (meta.rooms.bed_types if meta.rooms
-                                                                               else []) if b.is_active is not False)
-            issues.append(issue(cell, CODE_NOT_IN_META, f"bed code {code} ({amenity_names().get(code, '?')}) matches "
-                                                        f"no bed type of the Rooms meta; the active ones are: {active}"))
+        found = active_bed(meta, int(row["amenity_code"]), cell, issues)
+        if found is None:
             continue
+        bed = found.bed_type_id
         if bed not in beds:
             cells.at(f"{path}.beds[{len(beds)}]", cell)
             cells.at(f"{path}.beds[{len(beds)}].bed_type_id", cell)
@@ -176,12 +194,12 @@ def _configuration(room: dict, cells_of: Any, subrooms: list[dict], amenities: l
         what = f"room type `{given}` matches no unit type of the Rooms meta" if given else \
             "a room type to create needs its RoomType"
         issues.append(issue(type_cell, CODE_NOT_IN_META, f"{what}; the unit types allowed for the property's category "
-                                                         f"are: {_allowed(meta, category)}"))
+                                                         f"are: {allowed_unit_types(meta, category)}"))
         return None
     if unit_type.is_active is False or (category is not None and category not in unit_type.valid_property_categories):
         issues.append(issue(type_cell, CODE_NOT_IN_META, f"unit type {unit_type.unit_type_name} is not open to this "
                                                          "property (inactive, or not for its category); the allowed "
-                                                         f"ones are: {_allowed(meta, category)}"))
+                                                         f"ones are: {allowed_unit_types(meta, category)}"))
         return None
     rooms: list[dict] = []
     if unit_type.is_multi_room:

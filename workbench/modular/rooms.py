@@ -13,7 +13,7 @@ bathrooms, their number). A room created in the same run is named in those two r
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -32,7 +32,7 @@ from workbench.modular.rooms_api import BulkUnitsCreate, UnitPatch
 from workbench.modular.rules import CODE_NOT_IN_META, META_NOT_READ
 from workbench.modular.workbook import integer, text
 
-__all__ = ["BULK_MAX", "ModularRooms", "build_modular_rooms"]
+__all__ = ["BULK_MAX", "CellOf", "ModularRooms", "build_modular_rooms", "cell_maker", "records_by_room"]
 
 API, FACILITIES = "Rooms API", "Facilities API"
 BULK_MAX = 100
@@ -45,7 +45,25 @@ class ModularRooms:
     issues: pd.DataFrame
 
 
-def _records(frame: pd.DataFrame, keys: pd.Series) -> dict[str, list[dict]]:
+CellOf = Callable[[Mapping[str, Any], str], Cell]
+
+
+def cell_maker(rooms: pd.DataFrame, subrooms: pd.DataFrame, amenities: pd.DataFrame) -> CellOf:
+    """``cell(row, column)``: the cell of a row of the three frames, named with the header its sheet used."""
+    frames = {"Rooms": rooms, "SubRooms": subrooms, "Amenities": amenities}
+
+    def cell(row: Mapping[str, Any], column: str) -> Cell:
+        source, sheet = str(row.get("source") or ""), str(row.get("sheet") or "")
+        frame = frames.get(sheet, rooms)
+        header = header_of(frame, source, sheet, column, _OTA.get(column, column))
+        value = row.get(column)
+        return Cell(source, sheet, int(row.get("row") or 0), header, "" if value is None or pd.isna(value)
+                    else str(value))
+    return cell
+
+
+def records_by_room(frame: pd.DataFrame, keys: pd.Series) -> dict[str, list[dict]]:
+    """The rows of ``frame`` (dicts, in sheet order) by room key (``loaders.rooms.room_keys``)."""
     out: dict[str, list[dict]] = {}
     for key, row in zip(keys.tolist(), frame.to_dict("records"), strict=True):
         if key is not None and not pd.isna(key):
@@ -62,19 +80,10 @@ def build_modular_rooms(rooms: pd.DataFrame, subrooms: pd.DataFrame, amenities: 
     check the unit types allowed for it.
     """
     meta = meta or ModularMeta()
-    frames = {"Rooms": rooms, "SubRooms": subrooms, "Amenities": amenities}
-
-    def cell(row: Mapping[str, Any], column: str) -> Cell:
-        source, sheet = str(row.get("source") or ""), str(row.get("sheet") or "")
-        frame = frames.get(sheet, rooms)
-        header = header_of(frame, source, sheet, column, _OTA.get(column, column))
-        value = row.get(column)
-        return Cell(source, sheet, int(row.get("row") or 0), header, "" if value is None or pd.isna(value)
-                    else str(value))
-
+    cell = cell_maker(rooms, subrooms, amenities)
     records: list[dict] = []
-    subs = _records(subrooms, room_keys(rooms, subrooms))
-    amens = _records(amenities, room_keys(rooms, amenities))
+    subs = records_by_room(subrooms, room_keys(rooms, subrooms))
+    amens = records_by_room(amenities, room_keys(rooms, amenities))
     by_hotel: dict[int, list[tuple[str, dict]]] = {}
     for key, room in zip(room_keys(rooms).tolist(), rooms.to_dict("records"), strict=True):
         hotel = integer(room.get("hotel_code"))

@@ -73,6 +73,8 @@ def _unit_rows(u: Unit, meta: ModularMeta, key: dict, out: dict[str, list[dict]]
                          "max_occupancy": occ.max_guests if occ else None,
                          "max_adult_occupancy": occ.max_adults if occ else None,
                          "max_child_occupancy": occ.max_children if occ else None,
+                         "max_infants": occ.max_infants if occ else None,
+                         "max_infants_on_top": occ.max_infants_on_top if occ else None,
                          "max_cribs": beds.cribs if beds else None, "max_rollaways": beds.extra_beds if beds else None})
     rooms = u.configuration.rooms if u.configuration else []
     counts: dict[str, int] = {}
@@ -107,7 +109,7 @@ def rooms_from_answers(answers: Iterable[UnitAnswers], meta: ModularMeta | None 
                 code = (fm.ota_room_amenity_type or fm.booking_extended_legacy_code) if fm else None
                 out["Amenities"].append({**key, "amenity_code": code, "remove": f.state == "MISSING"})
             baths = a.bathrooms.get(u.unit_id or 0)
-            if baths is not None:
+            if baths:  # a room read without bathrooms (``{}``) has no Bathroom sub-room
                 details = read_answer(BathroomDetails, baths)
                 hotel = details.hotel_bathroom_details
                 count = hotel.number_of_bathrooms if hotel else len(details.property_bathroom_details.bathrooms or []) \

@@ -7,9 +7,10 @@ from __future__ import annotations
 
 from workbench.modular.cells import Cell, issue
 
-__all__ = ["CHARGE_KEPT", "CODE_NOT_IN_META", "CONTACT_TYPE_DROPPED", "CONTACT_TYPE_REFUSED", "DEPRECATION_PAGE", "INSTANCE_KEPT",
-           "META_NOT_READ",
-           "MODULAR_VALUE_REFUSED", "NOT_SENT", "NOT_YET_SENDABLE", "RULES", "SUNSET", "not_sent", "sunset"]
+__all__ = ["CHARGE_KEPT", "CODE_NOT_IN_META", "CONTACT_TYPE_DROPPED", "CONTACT_TYPE_REFUSED", "DEPRECATION_PAGE",
+           "INSTANCE_KEPT", "META_NOT_READ",
+           "MODULAR_VALUE_REFUSED", "NOT_SENT", "NOT_YET_SENDABLE", "PART_NOT_WHOLE", "ROOMS_LAYOUT", "RULES", "SUNSET",
+           "UNIT_NOT_FOUND", "not_sent", "sunset"]
 
 #: a value the body's model refuses (range, enum, required): error
 MODULAR_VALUE_REFUSED = "modular_value_refused"
@@ -31,8 +32,16 @@ CONTACT_TYPE_DROPPED = "contacts_drop_type"
 INSTANCE_KEPT = "facility_instance_kept"
 #: warning: a charge the property has and no Taxes/Fees row gives, sent back unchanged
 CHARGE_KEPT = "charge_kept"
+#: a bed or a room the unit type leaves no place for (beds of a multi-room unit outside its rooms, rooms of a
+#: single-room unit): error
+ROOMS_LAYOUT = "unit_rooms_layout"
+#: a part of a unit the read gives in a shape the workbook cannot state whole, edited: error
+PART_NOT_WHOLE = "unit_part_not_whole"
+#: a unit the sheet names (InvCode) that the property's units do not include: error
+UNIT_NOT_FOUND = "unit_not_found"
 RULES = (MODULAR_VALUE_REFUSED, SUNSET, NOT_SENT, NOT_YET_SENDABLE, CODE_NOT_IN_META, META_NOT_READ,
-         CONTACT_TYPE_REFUSED, CONTACT_TYPE_DROPPED, INSTANCE_KEPT, CHARGE_KEPT)
+         CONTACT_TYPE_REFUSED, CONTACT_TYPE_DROPPED, INSTANCE_KEPT, CHARGE_KEPT, ROOMS_LAYOUT, PART_NOT_WHOLE,
+         UNIT_NOT_FOUND)
 
 DEPRECATION_PAGE = "https://developers.booking.com/connectivity/docs/deprecation-policy/deprecation-and-sunsetting"
 

@@ -121,7 +121,7 @@ def test_outputs_beside_the_inputs_are_allowed(inputs: Path, template: list[str]
 
 
 def test_same_file_and_inputs_overlap(tmp_path: Path) -> None:
-    from workbench.cli.paths import inputs_overlap, same_file
+    from workbench.reports.output_files import inputs_overlap, same_file
 
     a = tmp_path / "a.xlsx"
     a.write_text("x")

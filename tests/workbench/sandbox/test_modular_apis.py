@@ -243,7 +243,8 @@ def test_meta_gives_the_crosswalks(sb: Any) -> None:
     assert next(c for c in categories if c["code_ota"] == 20)["code"] == 204
     rooms = ok(sb.json("GET", "/rooms-api/meta"))
     assert {"unit_types", "unit_names", "bed_types"} <= set(rooms)
-    assert all(b["is_active"] for b in rooms["bed_types"])
+    assert not all(b["is_active"] for b in rooms["bed_types"])  # show_inactive defaults to true, marked inactive
+    assert all(b["is_active"] for b in ok(sb.json("GET", "/rooms-api/meta?show_inactive=false"))["bed_types"])
 
 
 # --- Charges API -------------------------------------------------------------------------------------

@@ -121,9 +121,12 @@ UNIT_TYPES: list[dict[str, Any]] = [
     {"unit_type_id": 10, "unit_type_name": "Single", "is_multi_room": False, "is_active": True,
      "valid_property_categories": [203, 204, 216], "suggested_unit_names": [{"unit_name_id": 69,
                                                                            "unit_name": "Single Room"}]},
-    {"unit_type_id": 12, "unit_type_name": "Suite", "is_multi_room": True, "is_active": True,
+    {"unit_type_id": 5, "unit_type_name": "Suite", "is_multi_room": True, "is_active": True,
      "valid_property_categories": [204, 216], "suggested_unit_names": [{"unit_name_id": 500,
                                                                       "unit_name": "Junior Suite"}]},
+    {"unit_type_id": 12, "unit_type_name": "Studio", "is_multi_room": False, "is_active": True,
+     "valid_property_categories": [201, 204, 216, 220], "suggested_unit_names": [{"unit_name_id": 1147,
+                                                                                "unit_name": "Studio"}]},
     {"unit_type_id": 13, "unit_type_name": "Family", "is_multi_room": False, "is_active": True,
      "valid_property_categories": [203, 204, 216], "suggested_unit_names": [{"unit_name_id": 600,
                                                                            "unit_name": "Family Room"}]},
@@ -136,7 +139,8 @@ UNIT_TYPES: list[dict[str, Any]] = [
 
 UNIT_NAMES: list[dict[str, Any]] = [{"unit_name_id": i, "unit_name": n} for i, n in (
     (69, "Single Room"), (255, "Double Room"), (256, "Deluxe Double Room"), (300, "Twin Room"), (400, "Triple Room"),
-    (500, "Junior Suite"), (600, "Family Room"), (700, "Bed in 6-Bed Dormitory"), (865, "Two-Bedroom Apartment"))]
+    (500, "Junior Suite"), (600, "Family Room"), (700, "Bed in 6-Bed Dormitory"), (865, "Two-Bedroom Apartment"),
+    (1147, "Studio"))]
 
 BED_TYPES: list[dict[str, Any]] = [
     {"bed_type_id": 1, "bed_type_name": "Single bed", "bed_type_description": "90-130 cm wide",
@@ -150,6 +154,10 @@ BED_TYPES: list[dict[str, Any]] = [
     {"bed_type_id": 8, "bed_type_name": "Bunk bed", "bed_type_description": "Variable size", "is_active": True},
     {"bed_type_id": 7, "bed_type_name": "Futon", "is_active": False},
 ]
+
+#: the sandbox's crosswalk of the bed RMA codes (data/codes/bed_types.csv) to its bed types, by name and width (the
+#: platform publishes none): what a room type made through OTA_HotelInvNotif reads back as in the Rooms API
+BED_TYPE_OF_RMA = {"33": 3, "249": 3, "86": 4, "58": 6, "102": 5, "113": 1, "203": 1, "4001": 8, "200": 7}
 
 UNIT_CATEGORIES: list[dict[str, Any]] = [{"category_id": 4, "category_name": "Standard"},
                                          {"category_id": 5, "category_name": "Deluxe"}]

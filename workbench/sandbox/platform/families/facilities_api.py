@@ -31,6 +31,7 @@ from workbench.sandbox.platform.modular_meta import (
     room_facility,
 )
 from workbench.sandbox.platform.modular_state import ModularStore
+from workbench.sandbox.platform.unit_state import bathrooms_of, unit_type_of_room_type
 
 API = "facilities"
 _F = "/facilities-api/properties/{property_id}"
@@ -218,6 +219,10 @@ async def room_write(sb: PlatformState, call: Call, pid: int, room: str) -> Repl
     return js.reply(call, {"success": True})
 
 
+def _room_type(sb: PlatformState, pid: int, room: str) -> Any:
+    return sb.room_types.load(pid).get((pid, room))
+
+
 @_for_room
 async def room_read(sb: PlatformState, call: Call, pid: int, room: str) -> Reply:
     return js.reply(call, _store(sb).get(API, pid, f"room:{room}") or [])
@@ -239,7 +244,10 @@ COUNTED = ("SHOWER", "TOILET", "SINK", "BATH")
 
 def _unit_type(sb: PlatformState, pid: int, room: str) -> int | None:
     unit = _store(sb).get("rooms", pid, f"unit:{room}")
-    return ((unit or {}).get("configuration") or {}).get("unit_type_id")
+    if unit is None:  # a room type of OTA_HotelInvNotif: the unit type of its RoomType
+        rt = _room_type(sb, pid, room)
+        return unit_type_of_room_type(rt.room_type) if rt is not None else None
+    return (unit.get("configuration") or {}).get("unit_type_id")
 
 
 def _bathroom_rules(body: dict[str, Any], unit_type: int | None, p: js.Problems) -> None:
@@ -291,15 +299,22 @@ async def bath_write(sb: PlatformState, call: Call, pid: int, room: str) -> Repl
     if p:
         return js.reply(call, None, p)
     stored = copy.deepcopy(call.json)  # a full replace: what is not sent is gone
+    before = _store(sb).get(API, pid, f"bathrooms:{room}") or {}
+    kept = {b.get("id") for b in (before.get("property_bathroom_details") or {}).get("bathrooms", [])}
     for b in (stored.get("property_bathroom_details") or {}).get("bathrooms", []):
-        b["id"] = _store(sb).next_id("bathroom", 77_001)
+        if b.get("id") not in kept:  # a bathroom sent with its id keeps it; a new one gets one
+            b["id"] = _store(sb).next_id("bathroom", 77_001)
     _store(sb).put(API, pid, f"bathrooms:{room}", stored, call.ruid)
     return js.reply(call, {"success": True})
 
 
 @_for_room
 async def bath_read(sb: PlatformState, call: Call, pid: int, room: str) -> Reply:
-    return js.reply(call, _store(sb).get(API, pid, f"bathrooms:{room}"))
+    stored = _store(sb).get(API, pid, f"bathrooms:{room}")
+    if stored is None:  # never written through the Facilities API: its room type's Bathroom sub-rooms
+        rt = _room_type(sb, pid, room)
+        stored = bathrooms_of(rt) if rt is not None else None
+    return js.reply(call, stored)
 
 
 async def meta(sb: PlatformState, call: Call) -> Reply:

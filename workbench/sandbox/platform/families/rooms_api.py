@@ -248,7 +248,7 @@ async def bulk_delete(sb: PlatformState, call: Call) -> Reply:
 
 
 async def meta(sb: PlatformState, call: Call) -> Reply:
-    show_inactive = str(call.query.get("show_inactive", "false")).lower() == "true"
+    show_inactive = str(call.query.get("show_inactive", "true")).lower() == "true"  # published default: true
     kinds = [u for u in UNIT_TYPES if show_inactive or u["is_active"]]
     beds = [b for b in BED_TYPES if show_inactive or b["is_active"]]
     return js.reply(call, {"language_code": str(call.query.get("language_code", "EN_GB")), "unit_types": kinds,
