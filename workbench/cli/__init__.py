@@ -4,7 +4,8 @@
 module             commands
 =================  ==========================================================
 ``rates``          ``validate rates``, ``push rates``
-``availability``   ``validate availability``
+``availability``   ``validate availability``, ``push availability``
+``availability_read`` ``fetch availability``, ``reconcile availability``
 ``rooms``          ``validate rooms``, ``push rooms``, ``fetch rooms``
 ``content``        ``validate content``
 ``content_push``   ``push content``
@@ -30,13 +31,14 @@ from __future__ import annotations
 
 import typer
 
-from workbench.cli import availability as _availability  # noqa: F401 - registers `validate availability`
+from workbench.cli import availability as _availability  # noqa: F401 - registers `validate|push availability`
+from workbench.cli import availability_read as _availability_read  # noqa: F401 - `fetch|reconcile availability`
 from workbench.cli import content as _content  # noqa: F401 - registers `validate content`
 from workbench.cli import content_push as _content_push  # noqa: F401 - registers `push content`
 from workbench.cli import rates as _rates  # noqa: F401 - registers `validate rates`, `push rates|requests`
 from workbench.cli import rooms as _rooms  # noqa: F401 - registers `validate|push|fetch rooms`
 from workbench.cli.cars import app as cars_app
-from workbench.cli.common import fetch_app, push_app, validate_app
+from workbench.cli.common import fetch_app, push_app, reconcile_app, validate_app
 from workbench.cli.demo import demo
 from workbench.cli.health import health
 from workbench.cli.notify import notify_app
@@ -53,6 +55,7 @@ app.add_typer(notify_app, name="notify")
 app.add_typer(validate_app, name="validate")
 app.add_typer(push_app, name="push")
 app.add_typer(fetch_app, name="fetch")
+app.add_typer(reconcile_app, name="reconcile")
 app.add_typer(cars_app, name="cars")
 app.add_typer(sandbox_app, name="sandbox")
 app.command("health")(health)

@@ -38,8 +38,15 @@ def _content(directory: Path, settings: Settings, **options: Any) -> PushOutcome
     return push_content_folder(read_requests(directory), settings, **options)
 
 
+def _availability(directory: Path, settings: Settings, **options: Any) -> PushOutcome:
+    from workbench.flows.availability_push import push_availability_folder
+
+    return push_availability_folder(directory, settings, **options)
+
+
 #: kind -> how its folders are sent (a new kind adds its line)
-SENDERS: dict[str, Callable[..., PushOutcome]] = {"rates": _rates, "rooms": _rooms, "content": _content}
+SENDERS: dict[str, Callable[..., PushOutcome]] = {"rates": _rates, "rooms": _rooms, "content": _content,
+                                                  "availability": _availability}
 
 
 def push_requests(directory: str | Path, settings: Settings, *, journal: str | Path, full: bool = False,

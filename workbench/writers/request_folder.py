@@ -130,26 +130,28 @@ def source_rows(cells: pd.DataFrame) -> pd.Series:
 
 
 def manifest(requests: list[RateRequest], cells: pd.DataFrame, rows: pd.Series | None = None,
-             hashes: list[str] | None = None) -> pd.DataFrame:
+             hashes: list[str] | None = None, *, kind: str = "rates", operation: str = OPERATION) -> pd.DataFrame:
     """``manifest.csv``: one row per request (``rows``: :func:`source_rows` of ``cells`` if known;
-    ``hashes``: the SHA-256 of each body, computed here if not given)."""
+    ``hashes``: the SHA-256 of each body, computed here if not given; ``kind`` and ``operation``: an
+    availability folder's are ``availability`` and ``OTA_HotelAvailNotif``)."""
     files = [f"{r.key}.xml" for r in requests]
     rows = source_rows(cells) if rows is None else rows
     return pd.DataFrame({
         "file": files, "hotel": [r.hotel_code for r in requests], "month": [r.month for r in requests],
         "messages": [r.messages for r in requests], "cells": [r.cells for r in requests],
         "source_rows": rows.reindex(files).fillna("").to_numpy() if len(files) else [],
-        "kind": "rates", "operation": OPERATION, "key": [r.key for r in requests],
+        "kind": kind, "operation": operation, "key": [r.key for r in requests],
         "property": [str(r.hotel_code) for r in requests], "what": [r.month for r in requests],
         "items": [r.cells for r in requests],
         "sha256": hashes if hashes is not None else [body_hash(r.body) for r in requests],
     }, columns=MANIFEST_COLUMNS)
 
 
-def write_folder(directory: str | Path, requests: Iterable[RateRequest],
-                 cells: pd.DataFrame) -> tuple[list[RateRequest], pd.DataFrame]:
+def write_folder(directory: str | Path, requests: Iterable[RateRequest], cells: pd.DataFrame, *, kind: str = "rates",
+                 operation: str = OPERATION) -> tuple[list[RateRequest], pd.DataFrame]:
     """Write the requests, ``manifest.csv`` and ``cells.parquet``; returns the requests written and
-    the manifest. ``requests`` may be built as they are taken (:func:`folder_plan`).
+    the manifest. ``requests`` may be built as they are taken (:func:`folder_plan`); ``kind`` and
+    ``operation`` name them in the manifest (availability writes its folders here too).
 
     Writing into a folder written before: its ``manifest.csv`` and ``cells.parquet`` go first (an
     interrupted write leaves a folder ``push requests`` refuses, never old and new requests under one
@@ -177,7 +179,7 @@ def write_folder(directory: str | Path, requests: Iterable[RateRequest],
             hashes.append(body_hash(r.body))
         for name in old:
             (out / name).unlink()
-        listed = manifest(written, cells, rows.result(), hashes)
+        listed = manifest(written, cells, rows.result(), hashes, kind=kind, operation=operation)
     listed.to_csv(out / MANIFEST, index=False)
     return written, listed
 
