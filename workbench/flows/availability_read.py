@@ -291,5 +291,41 @@ def _fix(rec: AvailabilityReconciliation, settings: Settings, journal: PathLike,
                              client_options=client_options, command=command or "reconcile availability --fix")
 
 
+def with_availability_findings(findings: pd.DataFrame, availability: Any, settings: Settings | None, hotels: list[int],
+                               as_of: dt.date, horizon: int, low: int, journal: PathLike | None, target: str | None,
+                               names: pd.DataFrame, notes: list[str]) -> pd.DataFrame:
+    """``findings`` (property health's) with what availability tells (:mod:`workbench.health.availability`):
+    ``availability`` is ``True`` (read it from the platform for the horizon, whole calls of 31 nights), a
+    :class:`PlatformAvailability` or its frame; the prices are the journal's accepted ones for ``target``."""
+    from workbench.health.availability import availability_findings
+    from workbench.health.findings import SEVERITIES
+
+    if availability is True:
+        if settings is None or not settings.base_url or not hotels:
+            notes.append("availability was not read (no platform to read): low availability and nights nobody can "
+                         "book were not looked for")
+            return findings
+        availability = fetch_availability(settings, hotels, start=as_of, days=-(-horizon // 31) * 31, progress=False)
+    held = availability if isinstance(availability, PlatformAvailability) else None
+    frame = held.frame if held is not None else availability
+    if held is not None:
+        for p in held.problems.itertuples(index=False):
+            notes.append(f"property {p.hotel_code}: availability from {p.start} could not be read ({p.text}); its "
+                         "availability findings are missing")
+    prices = None
+    if journal is not None and target and Path(journal).is_file() and len(frame):
+        from workbench.writers.journal import Journal
+
+        with Journal(journal) as j:
+            prices = j.accepted_nights(target, hotels, start=as_of, end=pd.Timestamp(frame["date"].max()).date())
+    found = availability_findings(frame, prices, as_of=as_of, horizon=horizon, low=low, names=names)
+    if found.empty:
+        return findings
+    out = pd.concat([findings, found], ignore_index=True) if len(findings) else found
+    order = out["severity"].map({s: i for i, s in enumerate(SEVERITIES)})
+    return out.assign(_s=order).sort_values(["_s", "hotel_code"], kind="stable").drop(columns="_s") \
+        .reset_index(drop=True).astype(findings.dtypes.to_dict() if len(findings.columns) else found.dtypes.to_dict())
+
+
 __all__ = ["CHANGED", "DIFFERENCE_COLUMNS", "LOST", "NEVER", "AvailabilityReconciliation", "compare",
-           "fetch_availability", "platform_values", "reconcile_availability"]
+           "fetch_availability", "platform_values", "reconcile_availability", "with_availability_findings"]
