@@ -23,7 +23,7 @@ import datetime as dt
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import ClassVar, TypeAlias
+from typing import TYPE_CHECKING, ClassVar, TypeAlias
 
 import numpy as np
 import pandas as pd
@@ -37,16 +37,18 @@ from loaders import Registry, read_registry, read_rooms
 from loaders.availability import read_availability
 from loaders.schemas import RESTRICTION_HEADERS, RESTRICTIONS
 from loaders.waivers import read_waivers
-from workbench.flows.availability_push import (
-    AvailabilityDryRun,
-    dry_run,
-    plan_availability,
-    push_availability,
-    push_availability_folder,
-)
-from workbench.flows.availability_read import fetch_availability, reconcile_availability
 from workbench.flows.checked import IssuesView
-from workbench.writers.avail_rows import not_sent_rows
+from workbench.lazy import lazy_exports
+
+if TYPE_CHECKING:  # for type checkers; at run time loaded on first use (checking needs none of them)
+    from workbench.flows.availability_push import (
+        AvailabilityDryRun,
+        dry_run,
+        plan_availability,
+        push_availability,
+        push_availability_folder,
+    )
+    from workbench.flows.availability_read import fetch_availability, reconcile_availability
 
 PathLike = str | Path
 WaiversInput: TypeAlias = "str | Path | pd.DataFrame | Iterable[str | Path]"
@@ -108,6 +110,8 @@ class AvailabilityCheck(IssuesView):
 
     def not_sent(self) -> pd.DataFrame:
         """The cells with errors, as a push reports them (outcome ``not sent (errors)``)."""
+        from workbench.writers.avail_rows import not_sent_rows
+
         return not_sent_rows(self.frame[self.invalid_mask()], self.errors)
 
     def not_sent_mask(self) -> np.ndarray:
@@ -182,3 +186,9 @@ def check_loaded_availability(loaded: tuple[pd.DataFrame, pd.DataFrame], files: 
 __all__ = ["AvailabilityCheck", "AvailabilityDryRun", "CALENDAR_KEYS", "check_availability", "check_loaded_availability",
            "dry_run", "fetch_availability", "plan_availability", "push_availability", "push_availability_folder",
            "reconcile_availability"]
+__getattr__, __dir__ = lazy_exports(__name__, {
+    "AvailabilityDryRun": "workbench.flows.availability_push", "dry_run": "workbench.flows.availability_push",
+    "plan_availability": "workbench.flows.availability_push", "push_availability": "workbench.flows.availability_push",
+    "push_availability_folder": "workbench.flows.availability_push",
+    "fetch_availability": "workbench.flows.availability_read",
+    "reconcile_availability": "workbench.flows.availability_read"})

@@ -36,7 +36,7 @@ CREATE INDEX IF NOT EXISTS avail_cells_request ON avail_cells(request_id);
 CREATE TABLE IF NOT EXISTS avail_accepted (
     target TEXT NOT NULL, hotel_code INTEGER NOT NULL, inv_type_code TEXT NOT NULL, rate_plan_code TEXT NOT NULL,
     restriction TEXT NOT NULL, date TEXT NOT NULL, value INTEGER NOT NULL, request_id INTEGER, ruid TEXT, at TEXT,
-    PRIMARY KEY (target, hotel_code, inv_type_code, rate_plan_code, restriction, date));
+    PRIMARY KEY (target, hotel_code, inv_type_code, rate_plan_code, restriction, date)) WITHOUT ROWID;
 """
 AVAIL_KIND = "availability"
 AVAIL_OPERATION = "OTA_HotelAvailNotif"
@@ -80,10 +80,11 @@ class AvailCells:
                 rid = int(cur.lastrowid or 0)
                 ids.append(rid)
                 if p.rows is not None and len(p.rows):
+                    columns = [p.rows[c].tolist() for c in CELL_FIELDS]  # whole columns, not a Python row each
                     db.executemany(
                         "INSERT INTO avail_cells(request_id, inv_type_code, rate_plan_code, date, restriction, value, "
                         "source, sheet, row, col, locator) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
-                        ((rid, *t) for t in p.rows[CELL_FIELDS].itertuples(index=False, name=None)))
+                        ((rid, *t) for t in zip(*columns, strict=True)))
         return ids
 
     @staticmethod

@@ -98,8 +98,8 @@ def source_rows(cells: pd.DataFrame) -> pd.Series:
     if cells.empty:
         return pd.Series(dtype=object)
     file_code, files = pd.factorize(cells["file"], sort=True)
-    src_code, sources = pd.factorize(cells["source"].astype("string"), sort=True)  # Arrow's hashing, not 1M str
-    sheet_code, sheets = pd.factorize(cells["sheet"].astype("string").fillna(""), sort=True)
+    src_code, sources = _sorted_codes(cells["source"])
+    sheet_code, sheets = _sorted_codes(cells["sheet"])
     group = (file_code.astype(np.int64) * len(sources) + src_code) * len(sheets) + sheet_code
     rows = cells["row"].to_numpy(dtype=np.int64)
     order = np.lexsort((rows, group))
@@ -127,6 +127,23 @@ def source_rows(cells: pd.DataFrame) -> pd.Series:
             by_file.setdefault(file, []).append(f"{label} {','.join(sheet_ranges)}")
             sheet_ranges = []
     return pd.Series({str(files[f]): "; ".join(parts) for f, parts in by_file.items()}, dtype=object)
+
+
+def _sorted_codes(column: pd.Series) -> tuple[np.ndarray, np.ndarray]:
+    """Codes of a column of texts (missing: ``''``) and its distinct texts, sorted. A categorical's own codes
+    are renumbered (its few categories sorted, not its million values turned into texts); other columns go
+    through Arrow's hashing."""
+    if not isinstance(column.dtype, pd.CategoricalDtype):
+        codes, uniques = pd.factorize(column.astype("string").fillna(""), sort=True)
+        return codes, np.asarray(uniques, dtype=object)
+    texts = np.array([str(c) for c in column.cat.categories] + [""], dtype=object)  # the last: missing
+    codes = column.cat.codes.to_numpy().astype(np.int64)
+    codes[codes < 0] = len(texts) - 1
+    used = np.unique(codes)
+    distinct, rank_of_used = np.unique(texts[used].astype(str), return_inverse=True)  # sorted; a missing and a '' one
+    rank = np.zeros(len(texts), dtype=np.int64)
+    rank[used] = rank_of_used
+    return rank[codes], distinct.astype(object)
 
 
 def manifest(requests: list[RateRequest], cells: pd.DataFrame, rows: pd.Series | None = None,
