@@ -275,3 +275,20 @@ def test_the_delta_sends_exactly_the_values_not_accepted_as_they_are(values) -> 
     expected = [0 if k not in accepted else 2 if accepted[k] == v else 1 for k, v in sheet.items()]
     assert diff.change.tolist() == expected
     assert diff.before.tolist() == [accepted.get(k, -1) for k in sheet]
+
+
+def test_the_push_report_shows_the_refused_nights_as_ranges(box, tmp_path) -> None:
+    """A month of nights refused (rate 5003 is not active for room 102) is one line of the HTML report, with its
+    first and last night, not thirty."""
+    from workbench.reports.push import flagged_ranges, write_push_report
+
+    path = tmp_path / "month.csv"
+    days = pd.date_range("2027-01-01", "2027-01-31").strftime("%Y-%m-%d")
+    path.write_text("HotelCode,InvTypeCode,RatePlanCode,Date,Closed\n"
+                    + "".join(f"1000001,102,5003,{d},1\n" for d in days), encoding="utf-8")
+    result = box.push(check_availability(path, as_of=AS_OF))
+    assert len(result.rows) == 31 and (result.rows["outcome"] == "rejected").all()
+    lines = flagged_ranges(result)
+    assert len(lines) == 1 and lines["nights"].iloc[0] == 31 and lines["rule"].iloc[0] == "RATE_NOT_ACTIVE_FOR_ROOM"
+    page = write_push_report(result, tmp_path / "push.html").read_text(encoding="utf-8")
+    assert "as ranges of nights" in page and "2027-01-01 – 2027-01-31" in page
