@@ -30,6 +30,7 @@ from workbench.ota.room_rate_availability import (
 from workbench.transport.result import Result
 
 OPERATION = "roomrateavailability"
+SHOWN = 10  # rows a summary lists
 PROBLEM_COLUMNS = {"hotel_code": "Int64", "start": "string", "days": "Int64", "outcome": "string", "code": "string",
                    "text": "string", "ruid": "string"}
 
@@ -48,6 +49,21 @@ class PlatformAvailability:
     @property
     def ok(self) -> bool:
         return self.problems.empty
+
+    def _repr_html_(self) -> str:
+        """In Jupyter: what was read (properties, nights, calls), the calls refused or failed, the first rows."""
+        from workbench.display import Summary, Table
+
+        rooms = int(self.frame["rate_plan_code"].isna().sum())
+        facts = [(f"{self.frame['hotel_code'].nunique():,}", "properties"), (f"{rooms:,}", "room-type nights"),
+                 (f"{len(self.frame) - rooms:,}", "room-rate nights"), (f"{len(self.results):,}", "calls"),
+                 (f"{self.start:%Y-%m-%d} + {self.days} nights", "read:")]
+        tables = [Table("Calls refused or failed (their nights are missing)", self.problems.head(SHOWN))] \
+            if len(self.problems) else []
+        tables.append(Table("First nights (all of them: `.frame`, or `.table()` as `fetch availability` writes them)",
+                            self.table().head(SHOWN)))
+        verdict = "read" if self.ok else f"{len(self.problems):,} call(s) refused or failed"
+        return Summary("Availability on the platform", verdict, "ok" if self.ok else "warning", facts, tables).html()
 
     def table(self) -> pd.DataFrame:
         """The frame with the workbook's column names (``HotelCode, InvTypeCode, RatePlanCode, Date,

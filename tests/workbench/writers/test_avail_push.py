@@ -292,3 +292,18 @@ def test_the_push_report_shows_the_refused_nights_as_ranges(box, tmp_path) -> No
     assert len(lines) == 1 and lines["nights"].iloc[0] == 31 and lines["rule"].iloc[0] == "RATE_NOT_ACTIVE_FOR_ROOM"
     page = write_push_report(result, tmp_path / "push.html").read_text(encoding="utf-8")
     assert "as ranges of nights" in page and "2027-01-01 – 2027-01-31" in page
+
+
+def test_fetch_reads_31_nights_a_call_and_says_which_calls_failed(box, tmp_path) -> None:
+    from workbench.flows.availability import fetch_availability
+
+    held = fetch_availability(box.settings, [1000001, 999], start="2027-01-01", days=40, progress=False,
+                              client_options=box.options)
+    assert len(held.results) == 4  # two properties x (31 + 9 nights)
+    assert set(held.frame["hotel_code"]) == {1000001} and held.frame["date"].nunique() == 40
+    assert held.problems[["hotel_code", "start", "days"]].values.tolist() == [[999, "2027-01-01", 31],
+                                                                              [999, "2027-02-01", 9]]
+    assert "Availability on the platform" in held._repr_html_() and not held.ok
+    table = held.table()
+    assert list(table.columns) == ["HotelCode", "InvTypeCode", "RatePlanCode", "Date", "RoomsToSell", "Booked",
+                                   "Cancelled", "Closed"]
