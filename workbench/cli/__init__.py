@@ -1,22 +1,22 @@
 """The ``workbench`` command line: one module per command group.
 
-=================  ==========================================================
-module             commands
-=================  ==========================================================
-``rates``          ``validate rates``, ``push rates``
-``availability``   ``validate availability``, ``push availability``
-``availability_read`` ``fetch availability``, ``reconcile availability``
-``rooms``          ``validate rooms``, ``push rooms``, ``fetch rooms``
-``content``        ``validate content``
-``content_push``   ``push content``
-``sandbox``        ``sandbox serve``
-``notify``         ``notify serve|credentials|keys|list|...|send``
-``cars``           ``cars search|languages|suppliers|depots|link|sandbox``
-``health``         ``health``
-``demo``           ``demo``
-``console``        printing for people (issue tables, clean failures)
-``exits``          exit codes, and no traceback on the terminal (crash logs)
-=================  ==========================================================
+=====================  =========================================================
+module                 commands
+=====================  =========================================================
+``rates``              ``validate rates``, ``push rates``
+``availability``       ``validate availability``, ``push availability``
+``availability_read``  ``fetch availability``, ``reconcile availability``
+``rooms``              ``validate rooms``, ``push rooms``, ``fetch rooms``
+``content``            ``validate content``
+``content_push``       ``push content``
+``sandbox``            ``sandbox serve``
+``notify``             ``notify serve|credentials|keys|list|...|send``
+``cars``               ``cars search|languages|suppliers|depots|link|sandbox``
+``health``             ``health`` (``--availability``)
+``demo``               ``demo``
+``console``            printing for people (issue tables, clean failures)
+``exits``              exit codes, and no traceback on the terminal (crash logs)
+=====================  =========================================================
 
 Exit codes of every command: 0 done; 1 errors found; 2 the input, settings or command line
 cannot be used; 3 an unexpected failure (one line on the terminal, the trace in a log file;

@@ -127,3 +127,22 @@ def test_fetch_and_reconcile_find_each_difference_and_fix_sends_the_accepted_val
                            *journal, *env, "--report", str(tmp_path / "after.csv")])
         assert set(pd.read_csv(tmp_path / "after.csv")["difference"]) == {"never sent"}
         assert after.returncode == 1
+
+
+@pytest.mark.slow
+def test_health_reads_availability_and_finds_a_room_running_out(workbench, tmp_path) -> None:
+    low = tmp_path / "low.csv"
+    low.write_text("HotelCode,InvTypeCode,RatePlanCode,Date,RoomsToSell\n1000001,101,,2026-12-03,1\n"
+                   "1000001,101,,2026-12-04,6\n", encoding="utf-8")
+    with run_sandbox(tmp_path / "sb", today=AS_OF) as sb:
+        env = ["--env-file", str(sb.connection_file), "--journal", str(tmp_path / "j.sqlite")]
+        assert workbench(["push", "availability", str(low), "--as-of", "2026-12-01", *env]).returncode == 0
+        plain = workbench(["health", "--hotel", "1000001", "--as-of", "2026-12-01", *env])
+        assert "low_availability" not in plain.stdout
+        done = workbench(["health", "--hotel", "1000001", "--as-of", "2026-12-01", "--availability", *env,
+                          "--report", str(tmp_path / "health.csv")])
+    assert done.returncode == 1, done.stdout + done.stderr
+    found = pd.read_csv(tmp_path / "health.csv", dtype={"inv_type_code": str})
+    low_rows = found[found["finding"] == "low_availability"]
+    assert low_rows[["inv_type_code", "from_date", "to_date", "nights"]].values.tolist() == [
+        ["101", "2026-12-03", "2026-12-03", 1]]
