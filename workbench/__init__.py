@@ -76,6 +76,13 @@ _EXPORTS = {
     "preview_content": "workbench.flows.content_push",
     "push_content": "workbench.flows.content_push",
     "ContentPushResult": "workbench.flows.content_push",
+    # property content through the modular JSON APIs (issue 24)
+    "check_content_modular": "workbench.flows.content_modular",
+    "plan_content_modular": "workbench.flows.content_modular",
+    "push_content_modular": "workbench.flows.content_modular",
+    "ModularPushResult": "workbench.flows.content_modular",
+    "fetch_content_modular": "workbench.flows.modular_fetch",
+    "write_content_workbook": "workbench.flows.modular_fetch",
     # property health
     "property_health": "workbench.flows.health",
     "PropertyHealth": "workbench.health",
@@ -117,17 +124,19 @@ __all__ = [
     "AvailabilityCheck", "AvailabilityDryRun", "AvailabilityPlan", "AvailabilityPushResult", "AvailabilityReconciliation",
     "BlockedByErrors", "CarSearch", "CnsClient", "CnsConfig", "ContentCheck", "ContentPushResult", "DATA",
     "DeprecatedOperationWarning",
-    "DryRun", "InputError", "LateDecision", "LoadError", "NotifyService", "OperationSunset",
+    "DryRun", "InputError", "LateDecision", "LoadError", "ModularPushResult", "NotifyService", "OperationSunset",
     "PlatformReadError", "PlatformRooms", "PropertyHealth", "PushResult", "ROOT", "RatesCheck", "RatesPlan",
     "ReportContext",
     "RoomsCheck", "RoomsPushResult", "SAMPLES", "SearchParams", "SearchParamsError", "Secret", "Settings",
-    "SettingsError", "TerminalError", "TransientError", "WorkbenchError", "affiliate_links", "check_availability", "check_content",
-    "check_rates", "check_rooms", "create_notify_app", "dry_run", "ensure_test_ca", "expand_payload",
-    "fetch_availability", "fetch_registry", "fetch_rooms", "notification", "notifications_frame", "plan_availability", "plan_rates", "preview_content",
-    "PlatformAvailability", "preview_rooms", "property_health", "push_availability", "push_content", "push_rates",
-    "push_rooms", "read_notifications", "reconcile_availability", "rooms_dry_run", "run_demand_sandbox", "run_sandbox", "search_cars",
+    "SettingsError", "TerminalError", "TransientError", "WorkbenchError", "affiliate_links", "check_availability",
+    "check_content", "check_content_modular", "check_rates", "check_rooms", "create_notify_app", "dry_run",
+    "ensure_test_ca", "expand_payload", "fetch_availability", "fetch_content_modular", "fetch_registry", "fetch_rooms",
+    "notification", "notifications_frame", "plan_availability", "plan_content_modular", "plan_rates",
+    "PlatformAvailability", "preview_content", "preview_rooms", "property_health", "push_availability",
+    "push_content", "push_content_modular", "push_rates", "push_rooms", "read_notifications",
+    "reconcile_availability", "rooms_dry_run", "run_demand_sandbox", "run_sandbox", "search_cars",
     "serve_in_thread", "write_health_report", "write_letters", "write_push_report", "write_report",
-    "write_plan_report", "write_rooms_workbook", "write_table",
+    "write_content_workbook", "write_plan_report", "write_rooms_workbook", "write_table",
 ]
 __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
 
@@ -156,8 +165,15 @@ if TYPE_CHECKING:  # for type checkers and editors; at run time names load lazil
     )
     from workbench.flows.availability_read import AvailabilityReconciliation
     from workbench.flows.content import ContentCheck, check_content
+    from workbench.flows.content_modular import (
+        ModularPushResult,
+        check_content_modular,
+        plan_content_modular,
+        push_content_modular,
+    )
     from workbench.flows.content_push import ContentPushResult, preview_content, push_content
     from workbench.flows.health import property_health
+    from workbench.flows.modular_fetch import fetch_content_modular, write_content_workbook
     from workbench.flows.plan import plan_rates
     from workbench.flows.rates import DryRun, RatesCheck, check_rates, dry_run, push_rates
     from workbench.flows.rooms import (

@@ -25,22 +25,23 @@ from __future__ import annotations
 
 import ctypes
 import gc
-import os
 import platform
+
+from workbench.config import Memory, section_from_env
 
 M_TRIM_THRESHOLD, M_MMAP_THRESHOLD = -1, -3  # mallopt parameters (malloc.h)
 MMAP_THRESHOLD = 32 * 2**20  # glibc's largest: blocks up to this size come from the heap
 TRIM_THRESHOLD = 2**30       # free memory kept at the top of the heap before it is returned
 
 
-def wanted() -> bool:
-    """False when ``WORKBENCH_MALLOC_TUNING`` switches the settings off."""
-    return os.environ.get("WORKBENCH_MALLOC_TUNING", "1").strip().lower() not in {"0", "false", "no", "off"}
+def wanted(settings: Memory | None = None) -> bool:
+    """False when ``settings`` (default: ``WORKBENCH_MALLOC_TUNING`` of the environment) switch them off."""
+    return (settings or section_from_env(Memory)).malloc_tuning
 
 
-def keep_freed_memory() -> bool:
+def keep_freed_memory(settings: Memory | None = None) -> bool:
     """Apply the settings (once is enough); False where they do not apply or are switched off."""
-    if not wanted():
+    if not wanted(settings):
         return False
     if platform.system() != "Linux" or platform.libc_ver()[0] != "glibc":
         return False
@@ -57,16 +58,17 @@ def keep_freed_memory() -> bool:
     return ok
 
 
-def fewer_collections() -> None:
+def fewer_collections(settings: Memory | None = None) -> None:
     """Objects alive now (the imported modules) are left out of later collections, and the youngest
     generation is collected every 50,000 allocations instead of every 700."""
-    if not wanted():
+    if not wanted(settings):
         return
     gc.freeze()
     gc.set_threshold(50_000, 20, 20)
 
 
-def batch_process() -> None:
+def batch_process(settings: Memory | None = None) -> None:
     """Both settings, for a process about to read, check and write a million rows."""
-    keep_freed_memory()
-    fewer_collections()
+    settings = settings or section_from_env(Memory)
+    keep_freed_memory(settings)
+    fewer_collections(settings)

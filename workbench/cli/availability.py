@@ -27,9 +27,13 @@ from workbench.cli.common import (
     print_skipped,
     push_app,
     validate_app,
+    write_each,
 )
 from workbench.cli.console import check_paths, console, fail, print_issues, print_outcome, written
+from workbench.cli.kinds import refuse_other_kind
+from workbench.cli.paths import check_outputs
 from workbench.cli.scale import Engine, EngineOpt
+from workbench.cli.signals import finishing
 
 Files = Annotated[list[Path], typer.Argument(
     help="Availability workbooks or CSV/Parquet files (or folders of them): `HotelCode`, `InvTypeCode`, "
@@ -55,10 +59,19 @@ def validate_availability_cmd(
     header_row: HeaderRowOpt = None,
     waivers: WaiversOpt = None,
 ) -> None:
-    """Check availability and restrictions. Exit code 0: no errors; 1: errors found; 2: the input cannot be used."""
+    """Check availability and restrictions. Exit code 0: no errors; 1: errors found; 2: the input cannot be used.
+
+    Examples:
+
+      workbench validate availability availability.xlsx --report availability-issues.html
+      workbench validate availability availability.xlsx --rooms platform_rooms.xlsx --as-of 2027-01-01
+    """
     from loaders import LoadError
     from workbench.reports.validation import check_report_path
 
+    check_outputs({"files": files, "--registry": registry, "--rooms": rooms, "--waivers": waivers},
+                  files={"--report": report})
+    refuse_other_kind(files, "availability", "validate")
     check_paths(report, check_report_path)
     day = _day(as_of)
     try:
@@ -95,13 +108,14 @@ def _reports(check, paths: list[Path] | None) -> None:
 
     ctx = ReportContext(title="Availability validation", files=check.files, as_of=check.as_of,
                         rows_checked=len(check.frame))
-    for path in paths or []:
-        try:
-            with console.status(f"Writing {path}…"):
-                done = write_report(check.issues, path, ctx, rates=for_rules(check.frame), waived=check.waived)
-        except (ValueError, OSError) as exc:
-            fail(f"cannot write the report `{path}`: {exc}")
-        written(done)
+    with finishing():  # every report, or a Ctrl-C waits until they are written
+        for path in paths or []:
+            try:
+                with console.status(f"Writing {path}…"):
+                    done = write_report(check.issues, path, ctx, rates=for_rules(check.frame), waived=check.waived)
+            except (ValueError, OSError) as exc:
+                fail(f"cannot write the report `{path}`: {exc}")
+            written(done)
 
 
 def _checked(files: list[Path], day, registry, rooms, sheet, encoding, header_row, waivers):
@@ -157,6 +171,12 @@ def push_availability_cmd(
     Exit code 0: every request applied; 1: errors block the push or the platform refused (or applied only in
     part) or failed some requests; 2: the input or the settings cannot be used; 130: interrupted (run the same
     command again to resume: nothing accepted is sent twice).
+
+    Examples:
+
+      workbench push availability availability.xlsx --registry registry.xlsx --dry-run requests/
+      workbench push availability availability.xlsx --plan --report plan.html
+      workbench push availability availability.xlsx --env-file sandbox/connection.env --report push.html
     """
     from loaders import LoadError
     from workbench.errors import BlockedByErrors, WorkbenchError
@@ -164,6 +184,10 @@ def push_availability_cmd(
     from workbench.writers.avail_rows import AVAILABILITY
     from workbench.writers.driver import PushInterrupted
 
+    check_outputs({"files": files, "--registry": registry, "--rooms": rooms, "--waivers": waivers,
+                   "--env-file": env_file}, files={"--report": report, "--journal": journal},
+                  folders={"--dry-run": dry_run})
+    refuse_other_kind(files, "availability", "push")
     if engine is Engine.dask:
         fail("--engine dask cannot take availability yet: the partition pipeline (workbench/scale) reads, checks "
              "and builds rates only; run without it (a million values take seconds in one process)")
@@ -176,7 +200,7 @@ def push_availability_cmd(
     else:
         check_paths(report, check_push_report_path)
     day = _day(as_of)
-    reports = PushReports(report, AVAILABILITY)
+    reports = PushReports(report, journal, AVAILABILITY)
     target = ""
     try:
         settings = load_settings(env_file, check_files=dry_run is None and not plan)
@@ -210,9 +234,7 @@ def push_availability_cmd(
         reports.nothing_sent(str(exc), check, target)
         raise typer.Exit(1) from None
     except PushInterrupted as exc:  # Ctrl-C / SIGTERM: what was sent is in the journal, the reports say it
-        if exc.result is not None:
-            reports.write(exc.result)
-        fail(str(exc), code=130)
+        reports.stopped(exc)
     except WorkbenchError as exc:
         reports.nothing_sent(str(exc), check, target)
         fail(str(exc))
@@ -248,13 +270,7 @@ def _plan(check, settings, journal: Path, skip_invalid: bool, full: bool, report
         console.print(f"  {r.hotel_code} {escape(str(r.inv_type_code))}"
                       f"{' / ' + escape(str(r.rate_plan_code)) if r.rate_plan_code else ''} {r.restriction}: "
                       f"{r.added} added, {r.changed} changed, {r.unchanged} unchanged")
-    for path in report or []:
-        try:
-            with console.status(f"Writing {path}…"):
-                done = _write_plan(result, path)
-        except (ValueError, OSError) as exc:
-            fail(f"cannot write the plan report `{path}`: {exc}")
-        written(done, "Plan report written")
+    write_each(report, lambda path: _write_plan(result, path), "plan report")
     raise typer.Exit(1 if result.blocked else 0)
 
 

@@ -4,12 +4,14 @@ kind's commands take, reading the settings, the sheets skipped, and the push rep
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, NoReturn
 
 import typer
 from rich.markup import escape
 
-from workbench.cli.console import console, fail, written
+from workbench.cli import summary
+from workbench.cli.console import console, fail, stop, written
+from workbench.cli.signals import finishing
 
 validate_app = typer.Typer(help="Check spreadsheets against the platform's rules; nothing is sent.",
                            no_args_is_help=True)
@@ -83,20 +85,27 @@ def load_settings(env_file: Path | None, *, check_files: bool = True):
 class PushReports:
     """The push reports asked for with ``--report``: written whatever happens, even when nothing is sent."""
 
-    def __init__(self, paths: list[Path] | None, kind: Any = None) -> None:
+    def __init__(self, paths: list[Path] | None, journal: Path | None = None, kind: Any = None) -> None:
         self.paths = list(paths or [])
+        self.journal = journal
         self.kind = kind  # the kind of data a push that sent nothing was about (``KindInfo``; default rates)
 
     def write(self, result: Any) -> None:
+        """Every report of ``result``, all of them (a Ctrl-C waits until they are written)."""
         from workbench.reports.push import write_push_report
 
-        for path in self.paths:
-            try:
-                with console.status(f"Writing {path}…"):
-                    done = write_push_report(result, path)
-            except (ValueError, OSError) as exc:
-                fail(f"cannot write the push report `{path}`: {exc}")
-            written(done, "Push report written")
+        summary.result(result)
+        done_paths = write_each(self.paths, lambda path: write_push_report(result, path), "push report")
+        remember_reports(getattr(result, "journal", None) or self.journal, getattr(result, "run_id", None), done_paths)
+
+    def stopped(self, exc: Any, plan: Any = None) -> NoReturn:
+        """A push stopped by Ctrl-C or SIGTERM (``workbench.writers.driver.PushInterrupted``): the reports of
+        what was sent, then its one line (nothing sent, or how many requests are in the journal), exit 130."""
+        if exc.result is not None:
+            if plan is not None:
+                exc.result.plan = plan
+            self.write(exc.result)
+        stop(str(exc))
 
     def nothing_sent(self, reason: str, check=None, target: str = "") -> None:
         from workbench.reports.push import NothingSent
@@ -105,3 +114,39 @@ class PushReports:
             kind = {"kind": self.kind} if self.kind is not None else {}
             self.write(NothingSent(reason, check.not_sent() if check is not None else None,
                                    check.files if check is not None else [], target, **kind))
+
+
+def remember_reports(journal: Path | None, run_id: int | None, paths: list[Path] | None) -> None:
+    """Record in the journal the reports written of run ``run_id`` (``workbench runs`` lists them)."""
+    if journal is None or run_id is None or not paths or not Path(journal).is_file():
+        return
+    from workbench.writers.journal import Journal
+
+    with Journal(journal) as j:
+        j.record_reports(run_id, [Path(p).absolute() for p in paths])
+
+
+def write_reports(issues: Any, files: list[Path], paths: list[Path] | None, title: str,
+                  extra: dict[str, str] | None = None) -> None:
+    """Each validation report of ``issues`` (CSV, XLSX with the failing cells marked in the analyst's own
+    sheets, HTML)."""
+    from workbench.reports.validation import ReportContext, write_report
+
+    write_each(paths, lambda path: write_report(issues, path, ReportContext(title=title, files=files,
+                                                                            extra=extra or {})))
+
+
+def write_each(paths: list[Path] | None, write: Any, what: str = "report") -> list[Path]:
+    """``write(path)`` for each of ``paths``, saying each file written; a Ctrl-C waits until all of them are
+    (:func:`~workbench.cli.signals.finishing`); a path that cannot be written is one line, exit 2."""
+    done_paths: list[Path] = []
+    with finishing():
+        for path in paths or []:
+            try:
+                with console.status(f"Writing {path}…"):
+                    done = write(path)
+            except (ValueError, OSError) as exc:
+                fail(f"cannot write the {what} `{path}`: {exc}")
+            written(done, f"{what[0].upper()}{what[1:]} written")
+            done_paths.append(done)
+    return done_paths

@@ -15,14 +15,39 @@ from rich.markup import escape
 if TYPE_CHECKING:
     import pandas as pd
 
-console = Console(highlight=False)
+
+
+class _Console(Console):
+    """rich's console; with ``--verbose`` each spinner's text is also a line (:func:`workbench.cli.summary.stage`)."""
+
+    def status(self, status: Any, *args: Any, **kwargs: Any) -> Any:
+        from workbench.cli import summary
+
+        summary.stage(str(status))
+        return super().status(status, *args, **kwargs)
+
+
+console = _Console(highlight=False)
+console.soft_wrap = not console.is_terminal  # a log or a pipe: whole lines, greppable, not cut at 80 columns
 err_console = Console(stderr=True, highlight=False, soft_wrap=True)  # paths stay copyable
 
 
 def fail(message: str, code: int = 2) -> NoReturn:
     """Print ``message`` as an error and exit with ``code`` (2: the input or setup cannot be used)."""
+    from workbench.cli import summary
+
+    summary.error(message)
     err_console.print(f"[bold red]Error:[/] {escape(message)}")
     raise typer.Exit(code)
+
+
+def stop(line: str) -> NoReturn:
+    """A command stopped by Ctrl-C or SIGTERM: its one line (``stopped: ...``), exit 130."""
+    from workbench.cli import summary
+
+    summary.error(line)
+    err_console.print(f"[yellow]{escape(line)}[/]")
+    raise typer.Exit(130)
 
 
 def text(value: object, blank: str = "") -> str:
@@ -50,12 +75,22 @@ def check_paths(paths: Iterable[Path] | None, check: Callable[[Path], Any]) -> N
 
 
 def written(path: Path, what: str = "Report written") -> None:
+    from workbench.cli import summary
+
+    summary.report(path)
     console.print(f"{what}: [bold]{escape(str(path))}[/]")
 
 
+#: rules whose warning says the same paragraph once per property: one line for all of them, the list in the report
+SUMMARISED = ("not_checked",)
+
+
 def print_issues(issues: pd.DataFrame, rows: int | None = None, limit: int = 20) -> None:
+    from workbench.cli import summary
+
     n_err = int((issues["severity"] == "error").sum())
     n_warn = int((issues["severity"] == "warning").sum())
+    summary.record(rows=rows, errors=n_err, warnings=n_warn)
     head = f"{rows:,} price(s) read; " if rows is not None else ""
     colour = "red" if n_err else "green"
     console.print(f"{head}[{colour}]{n_err} error(s)[/], [yellow]{n_warn} warning(s)[/]")
@@ -63,6 +98,13 @@ def print_issues(issues: pd.DataFrame, rows: int | None = None, limit: int = 20)
         return
     import pandas as pd
 
+    same = issues["rule"].isin(SUMMARISED)
+    for rule in SUMMARISED:
+        many = int((issues["rule"] == rule).sum())
+        if many > 1:
+            console.print(f"[dim]{many:,} `{rule}` warnings, one per property, are not listed here one by one: "
+                          "the report lists each (--report issues.html/.xlsx/.csv)[/]")
+    issues = issues[~same] if int(same.sum()) > 1 else issues
     shown = pd.concat([issues[issues["severity"] == "error"], issues[issues["severity"] == "warning"]]).head(limit)
     for r in shown.itertuples(index=False):
         sheet, row, column = clip(r.sheet), text(r.row), clip(r.column)
@@ -96,6 +138,9 @@ def print_push_result(result: Any, limit: int = 10) -> None:
 def print_outcome(result: Any, limit: int = 10) -> None:
     """A push of any kind (``workbench.writers.outcome.PushOutcome``): its summary, then what did not apply,
     each named by its kind's own columns (hotel and month, the room type, the property ...)."""
+    from workbench.cli import summary
+
+    summary.result(result)
     if hasattr(result, "cells_total"):  # rates say it their way
         print_push_result(result, limit)
         return
@@ -128,6 +173,9 @@ def print_plan(plan: Any, limit: int = 10) -> None:
 
 def print_rooms_result(result: Any) -> None:
     """A room-type push: its summary, then one line per request."""
+    from workbench.cli import summary
+
+    summary.result(result)
     console.print(("[green]" if result.ok else "[red]") + escape(result.summary()) + "[/]")
     for r in result.results.itertuples(index=False):
         colour = "green" if r.outcome == "success" else "red"

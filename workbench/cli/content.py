@@ -20,8 +20,11 @@ from workbench.cli.common import (
     load_settings,
     print_skipped,
     validate_app,
+    write_reports,
 )
-from workbench.cli.console import check_paths, console, fail, print_issues, written
+from workbench.cli.console import check_paths, console, fail, print_issues
+from workbench.cli.kinds import refuse_other_kind
+from workbench.cli.paths import check_outputs
 
 Files = Annotated[list[Path], typer.Argument(help="Content workbook(s) (sheets Property, Contacts, Policies, …) or "
                                                   "one CSV per part (property.csv, contacts.csv, …).",
@@ -43,11 +46,17 @@ def validate_content_cmd(
     """Check property content against every E4 rule, with the platform's lists when a platform is configured.
 
     Exit code 0: no errors; 1: errors found; 2: the input, settings or command line cannot be used.
+
+    Examples:
+
+      workbench validate content content.xlsx --report content-issues.html
     """
     from loaders import LoadError
     from workbench.errors import PlatformReadError, SettingsError
     from workbench.flows.content import check_content
 
+    check_outputs({"files": files, "--env-file": env_file}, files={"--report": report})
+    refuse_other_kind(files, "content", "validate")
     _check_reports(report)
     day = _date(today)
     settings = None
@@ -92,13 +101,4 @@ def _check_reports(paths: list[Path] | None) -> None:
 
 
 def _reports(issues, files: list[Path], paths: list[Path] | None, title: str, extra: dict[str, str] | None) -> None:
-    """Each report (CSV, XLSX with the failing cells marked in the analyst's own sheets, HTML)."""
-    from workbench.reports.validation import ReportContext, write_report
-
-    for path in paths or []:
-        try:
-            with console.status(f"Writing {path}…"):
-                done = write_report(issues, path, ReportContext(title=title, files=files, extra=extra or {}))
-        except (ValueError, OSError) as exc:
-            fail(f"cannot write the report `{path}`: {exc}")
-        written(done)
+    write_reports(issues, files, paths, title, extra)

@@ -9,9 +9,13 @@ Step 6 checks property health on what the pushes left on the sandbox, after a sm
 seed" pushed with them: December prices for Kraków with the three nights of Christmas left unpriced,
 and its triple room closed (priced 0) from 16 January, so its prices end next month.
 
-The last step is property content (E4): the sample content workbook is checked (its deliberate
+Step 7 is property content (E4): the sample content workbook is checked (its deliberate
 problems found), a copy with each problem fixed is pushed to the sandbox, and the new properties'
-HotelCodes are written into that copy.
+HotelCodes are written into that copy. The demo's date (1 December 2026) is before the content operation's
+sunset, so step 7 uses it; step 8 shows the other side: a second sandbox whose date is set past the sunset
+(``MODULAR_AS_OF``, 31 December 2026) takes the same workbook through the modular JSON APIs (the default of
+``push content`` from that day), reads it back with GET into the workbook's layout, and a second push of what
+was read sends nothing.
 """
 
 from __future__ import annotations
@@ -20,7 +24,6 @@ import datetime as dt
 import io
 import shutil
 import warnings
-from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -34,6 +37,8 @@ if TYPE_CHECKING:
     import pandas as pd
 
 DEMO_AS_OF = dt.date(2026, 12, 1)
+#: step 8's platform date: past the content operation's sunset (2026-12-31), so the modular APIs are the way
+MODULAR_AS_OF = dt.date(2026, 12, 31)
 SAMPLE_RATES = [SAMPLES / "rates.xlsx", SAMPLES / "lisbon_seasons.csv"]
 SAMPLE_REGISTRY = SAMPLES / "registry.xlsx"
 #: the deliberate problems in the samples (data/samples/README.md), by rule
@@ -59,7 +64,8 @@ EXPECTED_AVAILABILITY_ERRORS = {"not_a_number", "not_a_flag", "rooms_to_sell_ran
 #: the content sample's deliberate errors (data/samples/README.md) with the platform's lists and request to book on
 EXPECTED_CONTENT_ERRORS = {"floors_max", "name_all_caps", "coordinates_country", "tax_category_not_allowed",
                            "postcode_country", "phone_extension", "phone_format", "fee_condition_required",
-                           "tax_number_check_digits", "birth_date_required", "phrase_options_required"}
+                           "tax_number_check_digits", "birth_date_required", "phrase_options_required",
+                           "sunset_element"}  # attractions and transport: the platform refuses them since 2023
 #: one fix per deliberate problem: (sheet, the row's key {header: value}, header, new value)
 CONTENT_FIXES: list[tuple[str, dict[str, object], str, object]] = [
     ("Property", {"HotelCode": 1000004}, "TotalNumberOfFloors", 12),
@@ -76,6 +82,16 @@ CONTENT_FIXES: list[tuple[str, dict[str, object], str, object]] = [
     ("Phrases", {"HotelCode": 1000004, "StandardPhrase": "Renovation"}, "OptionName", "RenovationFrom"),
     ("Phrases", {"HotelCode": 1000004, "StandardPhrase": "Renovation"}, "OptionValue", "2027-01-10"),
 ]
+
+#: what the modular APIs refuse beyond the content operation's rules: a meal priced 0 (a meal's price is 0.1 at
+#: least; an included breakfast has no price field), request to book in the Netherlands
+MODULAR_FIXES: list[tuple[str, dict[str, object], str, object]] = [
+    ("Services", {"ID": "BR-SP-01", "Code": 173}, "Price", 12),
+    # request to book is "currently only" for fr, au, us, it, de, gb and es (Property settings, booking_model)
+    ("Property", {"ID": "RTB-AMS-01"}, "BookingModel", None),
+]
+#: the sheets no modular API takes (attractions, relative positions: sunset 2023-06-30)
+MODULAR_DROPPED = ("Attractions", "Transport")
 
 
 class DemoFailed(RuntimeError):
@@ -122,6 +138,7 @@ def run_demo(out: Path, console: Console | None = None, live: bool = True, notif
             _health(out, console, target, wrote)
         if live and content:
             _content(out, console, wrote)
+            _content_modular(out, console, wrote)
     except DemoFailed as exc:
         console.print(f"[bold red]Demo failed:[/] {exc}")
         if wrote.items:
@@ -188,7 +205,7 @@ def _live(out: Path, console: Console, wrote: Written) -> str:
     shutil.rmtree(state, ignore_errors=True)  # a fresh platform and journal each demo
     for suffix in ("", "-wal", "-shm", ".lock", ".lock.json"):
         Path(str(journal) + suffix).unlink(missing_ok=True)
-    with run_sandbox(state, today=DEMO_AS_OF) as sb:
+    with run_sandbox(state, today=DEMO_AS_OF, auth="platform") as sb:
         console.print("a sandbox of the platform serves HTTPS on 127.0.0.1 for steps 3 and 4 (stopped after them)")
         wrote(state, "the sandbox's state: its database, TLS files (test CA)")
         wrote(sb.connection_file, "the sandbox's client settings (kept for the record; the sandbox is stopped)")
@@ -364,7 +381,7 @@ def _health(out: Path, console: Console, target: str, wrote: Written) -> None:
     from workbench.sandbox import run_sandbox
 
     console.rule("6. Property health: what will stop guests booking, told to each property")
-    with run_sandbox(out / "sandbox", today=DEMO_AS_OF) as sb:  # the platform as steps 3-4 left it
+    with run_sandbox(out / "sandbox", today=DEMO_AS_OF, auth="platform") as sb:  # the platform as steps 3-4 left it
         health = property_health(sb.settings, journal=out / "journal.sqlite", target=target, as_of=DEMO_AS_OF,
                                  registry=SAMPLE_REGISTRY)
     console.print(health.summary().to_string(index=False))
@@ -383,6 +400,14 @@ def _health(out: Path, console: Console, target: str, wrote: Written) -> None:
     wrote(out / "letters", f"letters to {len(letters) // 2} properties (Markdown and HTML), for account managers")
 
 
+def _fresh(state: Path, journal: Path) -> tuple[Path, Path]:
+    """A step's sandbox state and journal, removed first: a second run of the demo shows the same."""
+    shutil.rmtree(state, ignore_errors=True)
+    for suffix in ("", "-wal", "-shm", ".lock", ".lock.json"):
+        Path(str(journal) + suffix).unlink(missing_ok=True)
+    return state, journal
+
+
 def _content(out: Path, console: Console, wrote: Written) -> None:
     from workbench.flows.content import check_content
     from workbench.flows.content_push import push_content
@@ -391,15 +416,11 @@ def _content(out: Path, console: Console, wrote: Written) -> None:
     from workbench.sandbox import run_sandbox
 
     console.rule("7. Property content: check the content workbook, push a fixed copy")
-    state = out / "sandbox-content"
-    shutil.rmtree(state, ignore_errors=True)
-    journal = out / "content-journal.sqlite"
-    for suffix in ("", "-wal", "-shm", ".lock", ".lock.json"):
-        Path(str(journal) + suffix).unlink(missing_ok=True)
-    with run_sandbox(state, today=DEMO_AS_OF, rtb_enabled=True) as sb:
+    state, journal = _fresh(out / "sandbox-content", out / "content-journal.sqlite")
+    with run_sandbox(state, today=DEMO_AS_OF, rtb_enabled=True, auth="platform") as sb:
         console.print("a sandbox of the platform, its provider allowed request to book (content_api_rtb_enabled)")
         wrote(state, "the content sandbox's state")
-        settings = replace(sb.settings, content_api_rtb_enabled=True)
+        settings = sb.settings.with_(content_api_rtb_enabled=True)
         with console.status("Checking the content workbook (with the platform's currencies, countries, city tax "
                             "categories)…"):
             check = check_content(SAMPLE_CONTENT, settings=settings, today=DEMO_AS_OF,
@@ -437,12 +458,16 @@ def _content(out: Path, console: Console, wrote: Written) -> None:
         wrote(write_push_report(result, out / "content-push-report.html"), "content push report")
 
 
-def fixed_content(path: Path) -> Path:
-    """A copy of the content sample with each deliberate problem fixed (``CONTENT_FIXES``), as an analyst would."""
+def fixed_content(path: Path, *, modular: bool = False) -> Path:
+    """A copy of the content sample with each deliberate problem fixed (``CONTENT_FIXES``), as an analyst would;
+    the rows the platform no longer takes (``Attractions``, ``Transport``) left out; ``modular``: also as the
+    modular APIs take it (``MODULAR_FIXES``)."""
     from openpyxl import load_workbook
 
     wb = load_workbook(SAMPLE_CONTENT)
-    for sheet, key, header, value in CONTENT_FIXES:
+    for sheet in MODULAR_DROPPED if modular else ():
+        del wb[sheet]
+    for sheet, key, header, value in [*CONTENT_FIXES, *(MODULAR_FIXES if modular else [])]:
         ws = wb[sheet]
         headers = {c.value: c.column for c in ws[1]}
         rows = [r for r in range(2, ws.max_row + 1)
@@ -453,6 +478,9 @@ def fixed_content(path: Path) -> Path:
             headers[header] = ws.max_column + 1
             ws.cell(1, headers[header]).value = header
         ws.cell(rows[0], headers[header]).value = value
+    for gone in ("Attractions", "Transport"):  # sunset on 2023-06-30: the rows are left out (the header stays)
+        if gone in wb.sheetnames:
+            wb[gone].delete_rows(2, wb[gone].max_row)
     ws = wb["Phrases"]  # Renovation needs both dates: the second option on a row of its own
     headers = {c.value: c.column for c in ws[1]}
     row = ws.max_row + 1
@@ -461,6 +489,49 @@ def fixed_content(path: Path) -> Path:
         ws.cell(row, headers[h]).value = v
     wb.save(path)
     return path
+
+
+
+
+def _content_modular(out: Path, console: Console, wrote: Written) -> None:
+    from workbench.flows.content_modular import check_content_modular, modular_default, push_content_modular
+    from workbench.flows.modular_fetch import fetch_content_modular, write_content_workbook
+    from workbench.reports.push import write_push_report
+    from workbench.sandbox import run_sandbox
+
+    console.rule("8. After the sunset: the same content through the modular JSON APIs, and back")
+    state, journal = _fresh(out / "sandbox-modular", out / "modular-journal.sqlite")
+    fetched = out / "content-fetched.xlsx"
+    fetched.unlink(missing_ok=True)
+    cache = out / "modular-lookups.json"
+    with run_sandbox(state, today=MODULAR_AS_OF) as sb:
+        console.print(f"a sandbox whose date is {MODULAR_AS_OF} (past the sunset): `push content` defaults to "
+                      f"--api {'modular' if modular_default(MODULAR_AS_OF) else 'ota'}")
+        wrote(state, "the modular sandbox's state")
+        fixed = wrote(fixed_content(out / "content-modular.xlsx", modular=True),
+                      "the content workbook as the modular APIs take it (attractions and transport left out)")
+        check = check_content_modular(fixed, settings=sb.settings, today=MODULAR_AS_OF, cache=cache)
+        if len(check.errors):
+            raise DemoFailed("the modular workbook has errors: " + "; ".join(check.errors["message"]))
+        with console.status("Pushing through the Property, Contacts, Facilities and Charges APIs…"):
+            result = push_content_modular(check, sb.settings, journal=journal, today=MODULAR_AS_OF, cache=cache)
+        wrote(cache, "the platform's lists and the modular APIs' meta crosswalks, cached a day")
+        wrote(journal, "the modular journal: custom ID -> property id, the state each API accepted")
+        wrote(Path(str(journal) + ".lock"), "the modular journal's lock")
+        console.print(result.summary())
+        if not result.ok or len(result.created) != 4:
+            raise DemoFailed("the modular APIs did not accept every property's content: " + result.summary())
+        wrote(write_push_report(result, out / "modular-push-report.html"), "modular push report")
+        ids = [1000004, *result.created["hotel_code"]]
+        with console.status("Reading the properties back (GET)…"):
+            frames = fetch_content_modular(sb.settings, ids, cache=cache)
+        wrote(write_content_workbook(frames, fetched), "the content read back into the workbook's layout")
+        again = push_content_modular(check_content_modular(fetched, settings=sb.settings, today=MODULAR_AS_OF,
+                                                           cache=cache),
+                                     sb.settings, journal=journal, today=MODULAR_AS_OF, cache=cache)
+        console.print(f"the workbook read back, pushed again: {again.summary()}")
+        if len(again.requests):
+            raise DemoFailed("the workbook read back should send nothing: " + again.summary())
 
 
 def demo(out: Annotated[Path, typer.Option(help="Where to write the reports and requests.")] =

@@ -7,7 +7,8 @@ code  meaning
 1     errors found: in the data, or the platform refused or failed some requests
 2     the input, the settings or the command line cannot be used (typer's usage errors too)
 3     an unexpected failure (a bug): one line says what failed and where the full trace was written
-130   interrupted (Ctrl-C)
+130   stopped by Ctrl-C or SIGTERM: one line says what was sent (``stopped: nothing was sent``, or how
+      many requests are in the journal and that the same command resumes); the reports still say it
 ====  ===========================================================================================
 
 :func:`run` wraps the whole command line once (``workbench.cli.main``), so no command has to
@@ -47,7 +48,7 @@ def run(app: Any, args: list[str] | None = None, prog_name: str = "workbench") -
         print("Interrupted.", file=sys.stderr)
         sys.exit(EXIT_INTERRUPTED)
     except Exception as exc:  # noqa: BLE001 - the one place every failure ends up
-        if _for_people(exc):
+        if for_people(exc):
             print(f"Error: {_one_line(str(exc)) or type(exc).__name__}", file=sys.stderr)
             sys.exit(EXIT_UNUSABLE)
         print(crash_line(exc, prog_name, argv, write_crash_log(exc, prog_name, argv)), file=sys.stderr)
@@ -55,7 +56,7 @@ def run(app: Any, args: list[str] | None = None, prog_name: str = "workbench") -
     sys.exit(EXIT_OK)  # pragma: no cover - typer's standalone mode always exits
 
 
-def _for_people(exc: BaseException) -> bool:
+def for_people(exc: BaseException) -> bool:
     """Raised on purpose with a message for people: the workbench's own errors and LoadError."""
     from loaders.errors import LoadError
     from workbench.errors import WorkbenchError
@@ -82,7 +83,7 @@ def write_crash_log(exc: BaseException, prog_name: str, argv: list[str]) -> Path
         f"{prog_name} failed unexpectedly at {now:%Y-%m-%d %H:%M:%S} UTC",
         f"command: {command_line(prog_name, argv)}",
         f"working folder: {Path.cwd()}",
-        f"python {platform.python_version()} on {platform.platform()}; workbench {_version()}",
+        f"python {platform.python_version()} on {platform.platform()}; workbench {version()}",
         "",
         "".join(traceback.format_exception(exc)),
     ])
@@ -131,7 +132,8 @@ def _one_line(text: str, limit: int = 200) -> str:
     return line if len(line) <= limit else line[: limit - 1] + "…"
 
 
-def _version() -> str:
+def version() -> str:
+    """The installed version of the workbench (``workbench --version``)."""
     try:
         from importlib.metadata import version
 

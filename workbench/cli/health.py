@@ -52,14 +52,22 @@ def health(
 
     Exit code 0: nothing blocks bookings within the horizon; 1: something does; 2: the input or the
     settings cannot be used.
+
+    Examples:
+
+      workbench health --registry registry.xlsx --report health.html
+      workbench health --hotel 1000001 --env-file sandbox/connection.env --letters letters/
     """
     import datetime as dt
 
     from loaders import LoadError
     from workbench.cli.common import load_settings
+    from workbench.cli.paths import check_outputs
     from workbench.errors import PlatformReadError, SettingsError
     from workbench.flows.health import property_health
 
+    check_outputs({"--registry": registry, "--rates": rates, "--journal": journal, "--env-file": env_file},
+                  files={"--report": report}, folders={"--letters": letters})
     day = None
     if as_of is not None:
         try:

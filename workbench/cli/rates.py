@@ -9,6 +9,7 @@ from typing import Annotated
 import typer
 from rich.markup import escape
 
+from workbench.cli import summary
 from workbench.cli.common import (
     AsOf,
     EncodingOpt,
@@ -27,6 +28,7 @@ from workbench.cli.common import (
     print_skipped,
     push_app,
     validate_app,
+    write_each,
 )
 from workbench.cli.console import (
     check_paths,
@@ -37,6 +39,8 @@ from workbench.cli.console import (
     print_push_result,
     written,
 )
+from workbench.cli.kinds import refuse_other_kind
+from workbench.cli.paths import PathsOf, check_outputs
 from workbench.cli.scale import (
     DEFAULT_PARTITION_SIZE,
     Engine,
@@ -47,6 +51,7 @@ from workbench.cli.scale import (
     WorkersOpt,
     check_engine,
 )
+from workbench.cli.signals import finishing
 
 
 def _as_of(value: str | None) -> dt.date | None:
@@ -79,12 +84,24 @@ def _checked(files: list[Path], sheet: list[str] | None, registry: list[Path] | 
     with console.status("Reading…") as status:
         check = check_rates(files, sheet=sheet or None, registry=registry or None, as_of=day, fx=fx,
                             encoding=encoding, header_row=header_row, waivers=waivers,
-                            progress=lambda step: status.update(escape(step)), **platform)  # type: ignore[arg-type]
+                            progress=lambda step: _stage(status, step), **platform)  # type: ignore[arg-type]
     print_skipped(check.issues)
     if waivers is not None and len(check.waived):
         console.print(f"[dim]{len(check.waived):,} warning(s) waived by {escape(waivers.name)}: listed apart in the "
                       "reports, counted nowhere[/]")
     return check
+
+
+def _inputs(files: list[Path], registry: list[Path] | None, fx: Path | None, waivers: Path | None,
+            env_file: Path | None = None) -> dict[str, PathsOf]:
+    """What a rates command reads, by option (for :func:`~workbench.cli.paths.check_outputs`)."""
+    return {"files": files, "--registry": registry, "--fx": fx, "--waivers": waivers, "--env-file": env_file}
+
+
+def _stage(status, step: str) -> None:
+    """A stage of the check in the spinner (and a line of its own with --verbose)."""
+    summary.stage(step)
+    status.update(escape(step))
 
 
 def _check(files: list[Path], sheet: list[str] | None, registry: list[Path] | None, day: dt.date | None,
@@ -129,10 +146,19 @@ def validate_rates_cmd(
     partition_size: PartitionSizeOpt = DEFAULT_PARTITION_SIZE,
     issues: IssuesOpt = None,
 ) -> None:
-    """Check rates files. Exit code 0: no errors; 1: errors found; 2: the input cannot be used."""
+    """Check rates files. Exit code 0: no errors; 1: errors found; 2: the input cannot be used.
+
+    Examples:
+
+      workbench validate rates rates.xlsx --report issues.html
+      workbench validate rates data/ --registry registry.xlsx --as-of 2027-01-01 --report issues.xlsx
+    """
     from workbench.reports.validation import ReportContext, check_report_path, write_report
 
     check_engine(engine, workers, scheduler, partition_size, {"--issues": issues})
+    check_outputs(_inputs(files, registry, fx, waivers), files={"--report": report},
+                  folders={"--issues": [Path(issues)] if issues else None})
+    refuse_other_kind(files, "rates", "validate")
     if engine is Engine.dask:
         _one_process_only({"--waivers": waivers})
         _validate_on_dask(files, as_of, registry, report, sheet, fx, show, encoding, header_row, workers, scheduler,
@@ -143,13 +169,14 @@ def validate_rates_cmd(
     print_issues(check.issues, rows=len(check.frame), limit=show)
     _print_not_checked(check)
     ctx = ReportContext(title="Rates validation", files=check.files, as_of=check.as_of, rows_checked=len(check.frame))
-    for path in report or []:
-        try:
-            with console.status(f"Writing {path}…"):
-                done = write_report(check.issues, path, ctx, rates=check.frame, waived=check.waived)
-        except (ValueError, OSError) as exc:
-            fail(f"cannot write the report `{path}`: {exc}")
-        written(done)
+    with finishing():  # every report, or a Ctrl-C waits until they are written
+        for path in report or []:
+            try:
+                with console.status(f"Writing {path}…"):
+                    done = write_report(check.issues, path, ctx, rates=check.frame, waived=check.waived)
+            except (ValueError, OSError) as exc:
+                fail(f"cannot write the report `{path}`: {exc}")
+            written(done)
     raise typer.Exit(0 if check.ok else 1)
 
 
@@ -173,7 +200,7 @@ def _validate_on_dask(files, as_of, registry, report, sheet, fx, show, encoding,
 
 
 def _dry_run_on_dask(files, dry_run, as_of, registry, sheet, fx, encoding, header_row, skip_invalid, env_file, journal,
-                     full, report, workers, scheduler, partition_size) -> None:
+                     full, report, workers, scheduler, partition_size, fetch_registry=False) -> None:
     from workbench.cli.scale import dry_run_on_cluster
     from workbench.errors import WorkbenchError
 
@@ -190,7 +217,8 @@ def _dry_run_on_dask(files, dry_run, as_of, registry, sheet, fx, encoding, heade
     run = dry_run_on_cluster(files, dry_run, as_of=_as_of(as_of), registry=registry, fx=fx, sheet=sheet,
                              encoding=encoding, header_row=header_row, skip_invalid=skip_invalid,
                              spelling=settings.weekday_spelling, target=(settings.base_url or "").rstrip("/"),
-                             journal=journal, full=full, workers=workers, scheduler=scheduler, size=partition_size)
+                             journal=journal, full=full, workers=workers, scheduler=scheduler, size=partition_size,
+                             platform=settings if fetch_registry and settings.base_url else None)
     _print_not_checked(run)
 
 
@@ -229,29 +257,39 @@ def push_rates_cmd(
     workers: WorkersOpt = None,
     scheduler: SchedulerOpt = None,
     partition_size: PartitionSizeOpt = DEFAULT_PARTITION_SIZE,
+    show: Annotated[int, typer.Option(help="How many issues to print.")] = 10,
 ) -> None:
     """Send rates as OTA_HotelRateAmountNotif requests (one hotel and month each), or write them with --dry-run.
 
     Exit code 0: every request applied; 1: errors block the push or the platform refused or failed some
     requests; 2: the input or the settings cannot be used.
+
+    Examples:
+
+      workbench push rates rates.xlsx --dry-run requests/
+      workbench push rates rates.xlsx --plan --report plan.html
+      workbench push rates rates.xlsx --env-file sandbox/connection.env --report push.html
     """
     from loaders import LoadError
     from workbench.errors import BlockedByErrors, WorkbenchError
     from workbench.reports.push import check_push_report_path
-    from workbench.writers.driver import PushInterrupted
+    from workbench.writers.driver import PushInterrupted, target_of
 
     check_engine(engine, workers, scheduler, partition_size)
+    check_outputs(_inputs(files, registry, fx, waivers, env_file), files={"--report": report, "--journal": journal},
+                  folders={"--dry-run": dry_run})
+    refuse_other_kind(files, "rates", "push")
     if engine is Engine.dask:
         _one_process_only({"--waivers": waivers, "--plan": plan, "--wait": wait})
         return _dry_run_on_dask(files, dry_run, as_of, registry, sheet, fx, encoding, header_row, skip_invalid,
-                                env_file, journal, full, report, workers, scheduler, partition_size)
+                                env_file, journal, full, report, workers, scheduler, partition_size, fetch_registry)
     check_paths(report, check_push_report_path)
     day = _as_of(as_of)
     if plan:
         _plan_push(files, day, registry, skip_invalid, full, env_file, journal, report, fetch_registry, sheet, fx,
-                   encoding, header_row, price_jumps, waivers)
+                   encoding, header_row, price_jumps, waivers, show)
         return
-    reports = PushReports(report)
+    reports = PushReports(report, journal)
     if dry_run is not None:
         try:
             spelling = load_settings(env_file, check_files=False).weekday_spelling  # all a dry run needs of them
@@ -259,7 +297,7 @@ def push_rates_cmd(
         except (LoadError, WorkbenchError) as exc:
             reports.nothing_sent(str(exc))
             fail(str(exc))
-        print_issues(check.issues, rows=len(check.frame), limit=10)
+        print_issues(check.issues, rows=len(check.frame), limit=show)
         _print_not_checked(check)
         from workbench.flows.rates import dry_run as write_dry_run
 
@@ -281,13 +319,13 @@ def push_rates_cmd(
     target = ""
     try:
         settings = load_settings(env_file)
-        target = settings.base_url
+        target = target_of(settings)  # a push needs its target: said before minutes of checks, not after
         check = _checked(files, sheet, registry, day, fx, encoding, header_row, waivers, settings=settings,
                          journal=journal, price_jumps=price_jumps, fetch_registry=fetch_registry)
     except (LoadError, WorkbenchError) as exc:
         reports.nothing_sent(str(exc), target=target)
         fail(str(exc))
-    print_issues(check.issues, rows=len(check.frame), limit=10)
+    print_issues(check.issues, rows=len(check.frame), limit=show)
     _print_not_checked(check)
     from workbench.flows.rates import push_rates
 
@@ -300,10 +338,7 @@ def push_rates_cmd(
         reports.nothing_sent(str(exc), check, target)
         raise typer.Exit(1) from None
     except PushInterrupted as exc:  # Ctrl-C / SIGTERM: what was sent is in the journal, the reports say it
-        if exc.result is not None:
-            exc.result.plan = check.plan
-            reports.write(exc.result)
-        fail(str(exc), code=130)
+        reports.stopped(exc, check.plan)
     except WorkbenchError as exc:
         reports.nothing_sent(str(exc), check, target)
         fail(str(exc))
@@ -332,19 +367,27 @@ def push_requests_cmd(
 
     Exit code 0: every request applied; 1: the platform refused or failed some requests; 2: the folder or
     the settings cannot be used, or another push holds the journal.
+
+    Examples:
+
+      workbench push requests requests/ --env-file sandbox/connection.env --report push.html
     """
     from workbench.errors import WorkbenchError
     from workbench.flows.folders import push_requests
     from workbench.reports.push import check_push_report_path
+    from workbench.writers.driver import PushInterrupted, target_of
 
+    check_outputs({"DIR": directory, "--env-file": env_file}, files={"--report": report, "--journal": journal})
     check_paths(report, check_push_report_path)
-    reports = PushReports(report)
+    reports = PushReports(report, journal)
     target = ""
     try:
         settings = load_settings(env_file)
-        target = settings.base_url
+        target = target_of(settings)
         result = push_requests(directory, settings, journal=journal, full=full, command=f"push requests {directory}",
                                lock_wait=wait)
+    except PushInterrupted as exc:
+        reports.stopped(exc)
     except WorkbenchError as exc:
         reports.nothing_sent(str(exc), target=target)
         fail(str(exc))
@@ -356,7 +399,7 @@ def push_requests_cmd(
 def _plan_push(files: list[Path], day: dt.date | None, registry: list[Path] | None, skip_invalid: bool, full: bool,
                env_file: Path | None, journal: Path, report: list[Path] | None, fetch_registry: bool,
                sheet: list[str] | None, fx: Path | None, encoding: str | None, header_row: int | None,
-               price_jumps: bool, waivers: Path | None = None) -> None:
+               price_jumps: bool, waivers: Path | None = None, show: int = 10) -> None:
     """``push rates --plan``: what a push would do; nothing is sent and the journal is not written.
     Exit code 0, or 1 when errors would stop the push (without --skip-invalid)."""
     from loaders import LoadError
@@ -378,14 +421,8 @@ def _plan_push(files: list[Path], day: dt.date | None, registry: list[Path] | No
                                     price_jumps=price_jumps)
     except (LoadError, WorkbenchError) as exc:
         fail(str(exc))
-    print_issues(check.issues, rows=len(check.frame), limit=10)
+    print_issues(check.issues, rows=len(check.frame), limit=show)
     _print_not_checked(check)
     print_plan(result)
-    for path in report or []:
-        try:
-            with console.status(f"Writing {path}…"):
-                done = write_plan_report(result, path)
-        except (ValueError, OSError) as exc:
-            fail(f"cannot write the plan report `{path}`: {exc}")
-        written(done, "Plan report written")
+    write_each(report, lambda path: write_plan_report(result, path), "plan report")
     raise typer.Exit(1 if result.blocked else 0)

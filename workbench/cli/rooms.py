@@ -18,9 +18,22 @@ from workbench.cli.common import (
     load_settings,
     print_skipped,
     push_app,
+    remember_reports,
     validate_app,
+    write_reports,
 )
-from workbench.cli.console import check_paths, console, fail, print_issues, print_rooms_result, text, written
+from workbench.cli.console import (
+    check_paths,
+    console,
+    fail,
+    print_issues,
+    print_rooms_result,
+    stop,
+    text,
+    written,
+)
+from workbench.cli.kinds import refuse_other_kind
+from workbench.cli.paths import check_outputs
 
 ISSUE_COLUMNS = ["source", "sheet", "row", "column", "value", "rule", "severity", "message"]
 
@@ -53,6 +66,18 @@ def _settings(env_file: Path | None):
         fail(str(exc))
 
 
+def _target(env_file: Path | None, on_fail) -> None:
+    """The settings name a platform to send to; else one line (exit 2), after ``on_fail(message)``."""
+    from workbench.errors import WorkbenchError
+    from workbench.writers.driver import target_of
+
+    try:
+        target_of(load_settings(env_file))
+    except WorkbenchError as exc:
+        on_fail(str(exc))
+        fail(str(exc))
+
+
 def _check_reports(paths: list[Path] | None) -> None:
     from workbench.reports.validation import check_report_path
 
@@ -61,15 +86,7 @@ def _check_reports(paths: list[Path] | None) -> None:
 
 def _reports(issues, files: list[Path], paths: list[Path] | None, title: str,
              extra: dict[str, str] | None = None) -> None:
-    from workbench.reports.validation import ReportContext, write_report
-
-    for path in paths or []:
-        try:
-            with console.status(f"Writing {path}…"):
-                done = write_report(issues, path, ReportContext(title=title, files=files, extra=extra or {}))
-        except (ValueError, OSError) as exc:
-            fail(f"cannot write the report `{path}`: {exc}")
-        written(done)
+    write_reports(issues, files, paths, title, extra)
 
 
 def _concat(*frames):
@@ -96,7 +113,14 @@ def request_issues(result, file: Path):
 def validate_rooms_cmd(files: Files, report: ReportOpt = None,
                        show: Annotated[int, typer.Option(help="How many issues to print.")] = 20,
                        encoding: EncodingOpt = None, header_row: HeaderRowOpt = None) -> None:
-    """Check room types, sub-rooms and amenities. Exit code 0: no errors; 1: errors; 2: unusable input."""
+    """Check room types, sub-rooms and amenities. Exit code 0: no errors; 1: errors; 2: unusable input.
+
+    Examples:
+
+      workbench validate rooms rooms.xlsx --report rooms-issues.html
+    """
+    check_outputs({"files": files}, files={"--report": report})
+    refuse_other_kind(files, "rooms", "validate")
     _check_reports(report)
     check = _check(files, encoding=encoding, header_row=header_row)
     console.print(f"{len(check.rooms)} room type(s), {len(check.subrooms)} sub-room(s), "
@@ -127,6 +151,11 @@ def push_rooms_cmd(
     """Create room types (blank InvCode) and overlay existing ones, merged with what the platform stores.
 
     Exit code 0: every request applied; 1: errors block the push or a request failed; 2: unusable input/settings.
+
+    Examples:
+
+      workbench push rooms rooms.xlsx --dry-run rooms-requests/
+      workbench push rooms rooms.xlsx --env-file sandbox/connection.env --fill rooms-with-codes.xlsx
     """
     from workbench.flows.rooms import (
         BlockedByErrors,
@@ -137,12 +166,19 @@ def push_rooms_cmd(
     )
     from workbench.flows.rooms import dry_run as write_dry_run
 
+    check_outputs({"files": [file], "--env-file": env_file},
+                  files={"--report": report, "--mapping": mapping, "--fill": fill, "--journal": journal},
+                  folders={"--dry-run": dry_run})
+    refuse_other_kind([file], "rooms", "push")
     _check_reports(report)
     if fill is not None and fill.suffix.lower() != ".xlsx":
         fail(f"--fill `{fill}`: the copy of the workbook is an Excel file; give a name ending in .xlsx")
     import pandas as pd
 
     title = "Room types push plan" if dry_run is not None else "Room types push"
+    if dry_run is None:  # a push: its settings and its target before the workbook is read
+        _target(env_file, lambda why: _reports(pd.DataFrame(columns=ISSUE_COLUMNS), [file], report, title,
+                                               {"Result": f"nothing was sent: {why}"}))
     check = _check([file], on_fail=lambda why: _reports(pd.DataFrame(columns=ISSUE_COLUMNS), [file], report, title,
                                                         {"Result": f"nothing was sent: {why}"}))
     print_issues(check.issues, limit=10)
@@ -164,6 +200,7 @@ def push_rooms_cmd(
         _reports(plan.issues, [file], report, title, {"Result": "a dry run: nothing was sent"})
         raise typer.Exit(0 if check.ok and plan.ok else 1)
     from workbench.errors import SettingsError
+    from workbench.writers.driver import PushInterrupted
 
     try:
         settings = load_settings(env_file)
@@ -182,12 +219,18 @@ def push_rooms_cmd(
             issues = _concat(check.issues, exc.issues)
         _reports(issues, [file], report, title, {"Result": f"nothing was sent: {exc}"})
         raise typer.Exit(1) from None
+    except PushInterrupted as exc:  # Ctrl-C / SIGTERM: what was sent is in the journal, the report says it
+        sent = exc.result
+        _reports(check.issues if sent is None else _concat(check.issues, request_issues(sent, file)), [file], report,
+                 title, {"Result": str(exc)})
+        stop(str(exc))
     except (OperationSunset, PlatformReadError, SettingsError, ValueError) as exc:
         _reports(check.issues, [file], report, title, {"Result": f"nothing was sent: {exc}"})
         fail(str(exc))
     print_rooms_result(result)
     _reports(_concat(check.issues, request_issues(result, file)), [file], report, title,
              {"Result": result.summary()})
+    remember_reports(journal, result.run_id, report)
     console.print(f"Mapping: [bold]{escape(str(mapping))}[/]"
                   + (f"; workbook with InvCodes: [bold]{escape(str(fill))}[/]" if fill else ""))
     raise typer.Exit(0 if result.ok else 1)
@@ -212,11 +255,17 @@ def fetch_rooms_cmd(
                                              show_default=False)] = None,
     env_file: EnvFileOpt = None,
 ) -> None:
-    """Read the active room types of properties (OTA_HotelDescriptiveInfo)."""
+    """Read the active room types of properties (OTA_HotelDescriptiveInfo).
+
+    Examples:
+
+      workbench fetch rooms --hotel 1000001 --out rooms.xlsx --env-file sandbox/connection.env
+    """
     from workbench.flows.room_files import not_in_read
     from workbench.flows.rooms import PlatformReadError, fetch_rooms, write_rooms_workbook
     from workbench.transport import ConfigurationError
 
+    check_outputs({"--env-file": env_file}, files={"--out": out})
     if out is not None and out.suffix.lower() != ".xlsx":
         fail(f"--out `{out}`: room types are written as an Excel workbook; give a name ending in .xlsx")
     settings = _settings(env_file)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, NoReturn
 
@@ -12,6 +13,11 @@ if TYPE_CHECKING:
     from workbench.sandbox.platform.seed import Registry
 
 sandbox_app = typer.Typer(help="Run a local stand-in of the platform (HTTPS on 127.0.0.1).", no_args_is_help=True)
+
+
+class AuthMode(StrEnum):
+    platform = "platform"
+    spec = "spec"
 
 
 @sandbox_app.callback()
@@ -124,6 +130,13 @@ def serve(
     los_reading: Annotated[str, typer.Option(
         "--los-reading", help="What OTA_HotelAvailNotif's SetMinLOS/SetMaxLOS mean: stay_through (the platform's "
                               "guide) or arrival; the client's WORKBENCH_LOS_READING must agree.")] = "stay_through",
+    auth: Annotated[AuthMode, typer.Option(
+        "--auth", help="platform: as the platform is today (the token exchange, Bearer tokens, Basic refused "
+                       "from 2026-01-01, every sunset and deprecation by the sandbox's date); spec: Basic only, "
+                       "as the spec is written.")] = AuthMode.platform,
+    token_lifetime: Annotated[float, typer.Option(
+        "--token-lifetime", metavar="SECONDS", help="How long a token lives (the platform: one hour); set it "
+                                                    "short to see renewals.")] = 3600.0,
 ) -> None:
     """Serve the platform sandbox until Ctrl-C; writes STATE_DIR/connection.env for clients."""
     import tempfile
@@ -134,6 +147,7 @@ def serve(
     from workbench.sandbox.platform.limits import parse_limits
     from workbench.sandbox.platform.server import RunningSandbox
     from workbench.sandbox.platform.server import serve as serve_sandbox
+    from workbench.transport.operations import BASIC_AUTH_SUNSET, EXCHANGE_PATH
 
     try:
         pinned = dt.date.fromisoformat(today) if today else None
@@ -150,6 +164,8 @@ def serve(
     except ValueError as exc:
         _fail(str(exc))
         return
+    if token_lifetime <= 0:
+        _fail("--token-lifetime must be a positive number of seconds")
     if not provider_type.strip():
         _fail("--provider-type must not be empty (e.g. `Hotel` or `Home`)")
     for label, path in (("--rooms", rooms), ("--fx", fx), ("--seed-bookings", seed_bookings)):
@@ -159,6 +175,7 @@ def serve(
     seed = _registry(registry) if registry else None
     directory = state_dir or Path(tempfile.mkdtemp(prefix="workbench-sandbox-"))
     config = SandboxConfig(state_dir=directory, limits=custom, limit_window=limit_window, faults=faults,
+                           auth=auth.value, token_lifetime=token_lifetime,
                            today=pinned, provider_type=provider_type.strip(), registry=seed,
                            rtb_enabled=rtb_enabled, los_reading=los_reading)
     if registry or rooms is not None:
@@ -182,7 +199,13 @@ def serve(
         console.print(f"  general host  {running.base_url}")
         console.print(f"  PCI host      {running.secure_base_url}")
         console.print(f"  CA bundle     {running.tls.ca_bundle}")
-        console.print(f"  account       {sb.username} (password in connection.env)")
+        if sb.tokens is not None:
+            gone = BASIC_AUTH_SUNSET.gone(None, sb.today())
+            console.print(f"  auth          tokens: {running.base_url}{EXCHANGE_PATH} (client id {sb.tokens.client_id},"
+                          f" secret in connection.env; a token lives {sb.tokens.lifetime:g} s, 30 an hour); Basic "
+                          f"{'refused' if gone else 'taken until'} (sunset on {BASIC_AUTH_SUNSET.sunset:%Y-%m-%d})")
+        else:
+            console.print(f"  account       {sb.username} (Basic, as the spec; password in connection.env)")
         console.print(f"  date          {sb.today()} (rates from 1 day before to 5 years ahead)")
         console.print(f"  limits        per {sb.limits.window:g} s: "
                       + ", ".join(f"{k}={v}" for k, v in sorted(sb.limits.limits.items())))

@@ -137,9 +137,10 @@ def validate_on_cluster(files: list[Path], *, as_of: dt.date | None, registry: l
 def dry_run_on_cluster(files: list[Path], out: Path, *, as_of: dt.date | None, registry: list[Path] | None,
                        fx: Path | None, sheet: list[str] | None, encoding: str | None, header_row: int | None,
                        skip_invalid: bool, spelling: str, target: str, journal: Path, full: bool,
-                       workers: int | None, scheduler: str | None, size: int) -> ClusterRun:
+                       workers: int | None, scheduler: str | None, size: int, platform=None) -> ClusterRun:
     """``push rates --dry-run DIR --engine dask``: check and build on the cluster, only the cells the
-    journal has not seen accepted by ``target`` unless ``full``."""
+    journal has not seen accepted by ``target`` unless ``full``; with ``platform`` (settings), the workers
+    read their properties' rooms and rate plans from it first."""
     from loaders import LoadError
     from workbench.errors import SettingsError
     from workbench.scale import dry_run_on
@@ -150,7 +151,8 @@ def dry_run_on_cluster(files: list[Path], out: Path, *, as_of: dt.date | None, r
         with _client(workers, scheduler) as client:
             run = dry_run_on(client, [url(f) for f in files], folder, registry=reg, as_of=as_of, fx=fx,
                              skip_invalid=skip_invalid, spelling=spelling, journal=None if full else journal,
-                             target=target, size=size, sheet=sheet or None, encoding=encoding, header_row=header_row)
+                             target=target, size=size, sheet=sheet or None, encoding=encoding, header_row=header_row,
+                             platform=platform)
     except (LoadError, SettingsError) as exc:
         fail(str(exc))
     print_run(run, 10)

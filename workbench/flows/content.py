@@ -22,9 +22,19 @@ from typing import TYPE_CHECKING, ClassVar
 import pandas as pd
 
 from expectations import ContentLookups, cet_today, validate_content
+from expectations.sunset import GoneElement, sunset_content
 from loaders import read_content
+from loaders.issues import combine
 from workbench.flows.checked import IssuesView
-from workbench.platform.lookups import DEFAULT_CACHE, LookupCache, Lookups, fetch_lookups
+from workbench.platform.lookups import (
+    DEFAULT_CACHE,
+    SHIPPED,
+    LookupCache,
+    Lookups,
+    fetch_lookups,
+    shipped_currencies,
+)
+from workbench.transport.operations import gone_elements
 
 if TYPE_CHECKING:
     from workbench.config import Settings
@@ -104,9 +114,18 @@ def check_content(files: PathLike | Iterable[PathLike], *, settings: Settings | 
     known = _lookups(lookups, settings, cache, client_options, refresh_lookups, notes)
     if rtb_enabled is None:
         rtb_enabled = bool(settings.content_api_rtb_enabled) if settings is not None else False
-    issues = validate_content(loaded.parts, load_issues=loaded.issues, lookups=known, today=today or cet_today(),
+    day = today or cet_today()
+    issues = validate_content(loaded.parts, load_issues=loaded.issues, lookups=known, today=day,
                               rtb_enabled=rtb_enabled)
-    return ContentCheck(loaded.parts, issues, paths, known, notes)
+    return ContentCheck(loaded.parts, combine([issues, sunset_content(loaded.parts, gone_content(settings, day))]),
+                        paths, known, notes)
+
+
+def gone_content(settings: Settings | None, day: dt.date) -> list[GoneElement]:
+    """The content elements the platform refuses on ``day`` (the operation catalogue), as the rule takes them."""
+    provider = settings.provider_type if settings is not None else None
+    return [GoneElement(d.element, d.sunset, d.replacement)
+            for d in gone_elements("OTA_HotelDescriptiveContentNotif", provider, day)]
 
 
 def _lookups(lookups: ContentLookups | Lookups | None, settings: Settings | None, cache: PathLike | LookupCache | None,
@@ -117,9 +136,9 @@ def _lookups(lookups: ContentLookups | Lookups | None, settings: Settings | None
         notes.extend(lookups.warnings)
         return lookups.content_lookups()
     if settings is None or not settings.base_url:
-        notes.append("the platform's lists (currencies, countries, city tax categories) were not read: no platform "
-                     "is configured")
-        return ContentLookups()
+        notes.append("the platform's lists (countries, city tax categories) were not read: no platform is "
+                     f"configured; currencies: {SHIPPED}")
+        return ContentLookups(currencies=frozenset(r["code"] for r in shipped_currencies()))
     from workbench.transport import SyncPlatformClient
 
     store = cache if isinstance(cache, LookupCache) else LookupCache(Path(cache) if cache else DEFAULT_CACHE)
@@ -128,4 +147,5 @@ def _lookups(lookups: ContentLookups | Lookups | None, settings: Settings | None
     notes.extend(read.warnings)
     for kind, when in read.fetched_at.items():
         notes.append(f"/xml/{kind} as fetched {when.isoformat(timespec='minutes')}")
+    notes.append(f"currencies: {SHIPPED} (/xml/currencies was sunset on 2025-09-22)")
     return read.content_lookups()

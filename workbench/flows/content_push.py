@@ -51,6 +51,7 @@ from workbench.writers.content_push import (
 )
 from workbench.writers.folder import Folder, write_requests
 from workbench.writers.journal import DEFAULT_JOURNAL, Journal
+from workbench.writers.modular_content import modular_touched, refuse_mixed
 from workbench.writers.outcome import NOT_SENT_ERRORS, KindInfo, PushOutcome, notice_message
 
 PathLike = str | Path
@@ -86,8 +87,9 @@ def preview_content(check: ContentCheckLike, settings: Settings | None = None, *
     before -> after, against the content the journal says the platform (``settings.base_url``) accepted)."""
     j, own = _journal(journal, create=False)
     try:
-        return plan_content(check.parts, journal=j, target=(settings.base_url if settings else "").rstrip("/"),
-                            replace=replace, timestamp=timestamp, full=full)
+        target = (settings.base_url if settings else "").rstrip("/")
+        plan = plan_content(check.parts, journal=j, target=target, replace=replace, timestamp=timestamp, full=full)
+        return refuse_mixed(plan, modular_touched(j, target) if j is not None else set(), replace)
     finally:
         if own and j is not None:
             j.close()
@@ -265,19 +267,21 @@ def push_content(check: ContentCheckLike, settings: Settings, *, replace: bool =
     path = journal.path if isinstance(journal, Journal) else Path(journal)
     with Journal(path) as j:
         plan = plan_content(check.parts, journal=j, target=target, replace=replace, full=full)
+        plan = refuse_mixed(plan, modular_touched(j, target), replace)  # the Overlay erases what modular APIs set
     planned = planned_content(plan.requests, part_rows)
     kind = ContentKind(BuildHotelResend(settings.build_hotel_attempts, settings.build_hotel_backoff_seconds))
-    sent = driver.send(kind, planned, settings, journal=path, command=command, progress=progress, client=client,
-                       sleep=sleep, lock_wait=lock_wait)
-    rows = _sent_rows(sent) + _held_rows(plan)
-    results = results_frame(rows)
-    created = results[(results["notif_type"] == "New") & (results["outcome"] == "success")
-                      & results["custom_id"].notna()]
-    created = pd.DataFrame({"custom_id": created["custom_id"], "hotel_code": created["hotel_code"],
-                            "ruid": created["ruids"].str.split("; ").str[-1]}, columns=CREATED_COLUMNS)
-    created = pd.concat([created, _redirected(plan)], ignore_index=True) if len(_redirected(plan)) else created
-    result = ContentPushResult(plan, results, created.reset_index(drop=True), list(check.files), target, notice,
-                               part_rows=part_rows, run_id=sent.run_id)
+
+    def result_of(sent: driver.Sent) -> ContentPushResult:
+        results = results_frame(_sent_rows(sent) + _held_rows(plan))
+        created = _created(results)
+        created = pd.concat([created, _redirected(plan)], ignore_index=True) if len(_redirected(plan)) else created
+        return ContentPushResult(plan, results, created.reset_index(drop=True), list(check.files), target, notice,
+                                 part_rows=part_rows, run_id=sent.run_id)
+
+    with driver.result_when_stopped(result_of):
+        sent = driver.send(kind, planned, settings, journal=path, command=command, progress=progress,
+                           client=client, sleep=sleep, lock_wait=lock_wait)
+    result = result_of(sent)
     if fill and len(result.created):
         result.filled = fill_hotel_codes(check, result.created)
     return result
@@ -307,15 +311,25 @@ def push_content_folder(folder: Folder, settings: Settings, *, journal: PathLike
                     keep.append(r)
             requests = keep
     kind = ContentKind(BuildHotelResend(settings.build_hotel_attempts, settings.build_hotel_backoff_seconds))
-    sent = driver.send(kind, planned_content(requests), settings, journal=path, command=command, progress=progress,
-                       client=client, sleep=sleep, lock_wait=lock_wait)
-    results = results_frame(_sent_rows(sent))
-    made = results[(results["notif_type"] == "New") & (results["outcome"] == "success") & results["custom_id"].notna()]
-    created = pd.DataFrame({"custom_id": made["custom_id"], "hotel_code": made["hotel_code"],
-                            "ruid": made["ruids"].str.split("; ").str[-1]}, columns=CREATED_COLUMNS)
     plan = ContentPlan(requests, pd.DataFrame(columns=PARTS_COLUMNS), pd.DataFrame(columns=ISSUE_COLUMNS),
                        unchanged=same)
-    return ContentPushResult(plan, results, created.reset_index(drop=True), [], target, notice, run_id=sent.run_id)
+
+    def result_of(sent: driver.Sent) -> ContentPushResult:
+        results = results_frame(_sent_rows(sent))
+        return ContentPushResult(plan, results, _created(results).reset_index(drop=True), [], target, notice,
+                                 run_id=sent.run_id)
+
+    with driver.result_when_stopped(result_of):
+        sent = driver.send(kind, planned_content(requests), settings, journal=path, command=command,
+                           progress=progress, client=client, sleep=sleep, lock_wait=lock_wait)
+    return result_of(sent)
+
+
+def _created(results: pd.DataFrame) -> pd.DataFrame:
+    """The properties a New made, with the HotelCode the platform gave and the ruid of its answer."""
+    made = results[(results["notif_type"] == "New") & (results["outcome"] == "success") & results["custom_id"].notna()]
+    return pd.DataFrame({"custom_id": made["custom_id"], "hotel_code": made["hotel_code"],
+                         "ruid": made["ruids"].str.split("; ").str[-1]}, columns=CREATED_COLUMNS)
 
 
 def _sent_rows(sent: driver.Sent) -> list[dict[str, object]]:

@@ -38,6 +38,14 @@ def _content(directory: Path, settings: Settings, **options: Any) -> PushOutcome
     return push_content_folder(read_requests(directory), settings, **options)
 
 
+def _content_modular(directory: Path, settings: Settings, **options: Any) -> PushOutcome:
+    from workbench.flows.content_modular import send_modular_folder
+
+    for unused in ("client_options", "full"):
+        options.pop(unused, None)
+    return send_modular_folder(read_requests(directory), settings, **options)
+
+
 def _availability(directory: Path, settings: Settings, **options: Any) -> PushOutcome:
     from workbench.flows.availability_push import push_availability_folder
 
@@ -46,7 +54,7 @@ def _availability(directory: Path, settings: Settings, **options: Any) -> PushOu
 
 #: kind -> how its folders are sent (a new kind adds its line)
 SENDERS: dict[str, Callable[..., PushOutcome]] = {"rates": _rates, "rooms": _rooms, "content": _content,
-                                                  "availability": _availability}
+                                                  "modular": _content_modular, "availability": _availability}
 
 
 def push_requests(directory: str | Path, settings: Settings, *, journal: str | Path, full: bool = False,

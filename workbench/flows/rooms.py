@@ -234,15 +234,20 @@ def push_rooms(check: RoomsCheck, settings: Settings, *, mapping: PathLike | Non
         seen = {(int(h), str(i)) for h, i in zip(platform.rooms["hotel_code"], platform.rooms["inv_code"],
                                                  strict=True)}
         kind = RoomsKind(read=read_rooms_of, seen=seen)
-        done = driver.send(kind, planned_rooms(requests, room_rows(check)), settings, journal=path, client=c,
-                           command=command, progress=progress, lock_wait=lock_wait)
+
+        def result_of(done: driver.Sent) -> RoomsPushResult:
+            results, created = sent_results(done)
+            matched = [_mapped(m, m["how"], None) for m in plan.matched.to_dict("records")]
+            return RoomsPushResult(plan, results, pd.DataFrame(matched + created, columns=MAPPING_COLUMNS), notice,
+                                   request_lines(done, results), list(check.files), target, 0, done.run_id)
+
+        with driver.result_when_stopped(result_of):
+            done = driver.send(kind, planned_rooms(requests, room_rows(check)), settings, journal=path, client=c,
+                               command=command, progress=progress, lock_wait=lock_wait)
     finally:
         if own:
             c.close()
-    results, created = sent_results(done)
-    matched = [_mapped(m, m["how"], None) for m in plan.matched.to_dict("records")]
-    result = RoomsPushResult(plan, results, pd.DataFrame(matched + created, columns=MAPPING_COLUMNS), notice,
-                             request_lines(done, results), list(check.files), target, 0, done.run_id)
+    result = result_of(done)
     if mapping is not None:
         write_mapping(result.mapping, mapping)
     if workbook_copy is not None:
@@ -268,18 +273,23 @@ def push_rooms_folder(folder: Folder, settings: Settings, *, journal: PathLike |
         hotels = sorted({p.hotel_code for p in planned if p.creates and p.hotel_code})
         before = fetch_rooms(settings, hotels, client=c) if hotels else PlatformRooms.empty()
         seen = {(int(h), str(i)) for h, i in zip(before.rooms["hotel_code"], before.rooms["inv_code"], strict=True)}
-        sent = driver.send(RoomsKind(read=read_rooms_of, seen=seen), planned, settings, journal=path, client=c,
-                           command=command, progress=progress, lock_wait=lock_wait)
+        with driver.result_when_stopped(lambda s: _folder_result(s, notice, target, len(same))):
+            sent = driver.send(RoomsKind(read=read_rooms_of, seen=seen), planned, settings, journal=path, client=c,
+                               command=command, progress=progress, lock_wait=lock_wait)
     finally:
         if own:
             c.close()
-    results, created = sent_results(sent)
-    plan = RoomsPlan([], pd.DataFrame(), pd.DataFrame(columns=ISSUE_COLUMNS))
-    result = RoomsPushResult(plan, results, pd.DataFrame(created, columns=MAPPING_COLUMNS), notice,
-                             request_lines(sent, results), [], target, len(same), sent.run_id)
+    result = _folder_result(sent, notice, target, len(same))
     if mapping is not None and len(result.mapping):
         write_mapping(result.mapping, mapping)
     return result
+
+
+def _folder_result(sent: driver.Sent, notice: str | None, target: str, unchanged: int) -> RoomsPushResult:
+    results, created = sent_results(sent)
+    plan = RoomsPlan([], pd.DataFrame(), pd.DataFrame(columns=ISSUE_COLUMNS))
+    return RoomsPushResult(plan, results, pd.DataFrame(created, columns=MAPPING_COLUMNS), notice,
+                           request_lines(sent, results), [], target, unchanged, sent.run_id)
 
 
 def _mapped(m: dict, how: str, ruid: str | None) -> dict:

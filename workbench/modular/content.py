@@ -88,6 +88,7 @@ class Current:
 
     contacts: object = None
     facilities: object = None
+    charges: object = None
 
 
 @dataclass(frozen=True)
@@ -107,8 +108,8 @@ def build_modular_content(parts: Mapping[str, pd.DataFrame], meta: ModularMeta |
                           replace: bool = False) -> ModularContent:
     """The modular requests of every property of ``parts`` (``loaders.read_content``'s frames).
 
-    ``current`` (by HotelCode): the property's contacts and facilities as read, so that the PUTs keep what the
-    sheet does not mention (``replace``: they do not). ``today`` starts the charge periods (default: today).
+    ``current`` (by HotelCode): the property's contacts, facilities and charges as read, so that the writes keep
+    what the sheet does not mention (``replace``: they do not). ``today`` starts the charge periods (default: today).
     """
     meta = meta or ModularMeta()
     day = today or dt.date.today()
@@ -119,10 +120,11 @@ def build_modular_content(parts: Mapping[str, pd.DataFrame], meta: ModularMeta |
         contacts = read_answer(Contacts, now.contacts) if now is not None and now.contacts is not None else None
         facilities = read_answers(PropertyFacility, now.facilities) if now is not None and \
             now.facilities is not None else None
+        charges = read_answer(Charges, now.charges) if now is not None and now.charges is not None else None
         built = (build_details(p, meta, records), build_settings(p, records),
                  build_contacts(p, records, current=contacts, replace=replace),
                  build_facilities(p, meta, records, current=facilities, replace=replace),
-                 build_charges(p, meta, records, today=day))
+                 build_charges(p, meta, records, today=day, current=charges, replace=replace))
         requests += [r for r in built if r is not None]
         records += refusals(p)
     return ModularContent(tuple(requests), combine([issues_from_records(records)]))

@@ -1,7 +1,8 @@
 """The modular operations: method, path (under ``https://supply-xml.booking.com``), body and answer models.
 
-The transport's catalogue of hosts, limits and deprecations is ``workbench.transport.operations``; this
-table is what the modular bodies need to be sent and read: which model the request body is (``None``: no
+Each key is also the name of the operation in the transport's catalogue (``workbench.transport.operations``:
+host, Content-Type, whether a resend is harmless, the limit), which the push path sends through; a test pins
+that the two agree on method and path. This table is what the modular bodies need to be sent and read: which model the request body is (``None``: no
 body; a ``list[...]``: an array body) and which model the answer's ``data`` is. Each API's source page is
 in its model module. Rate limits for these APIs are NOT SHOWN (platform-now.md 3.0).
 """

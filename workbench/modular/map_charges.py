@@ -19,11 +19,18 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
+from workbench.modular.base import dump
 from workbench.modular.building import Request, finish
 from workbench.modular.cells import CellMap, issue
 from workbench.modular.charges_api import Charge, Charges, ChargeType
 from workbench.modular.meta import ModularMeta
-from workbench.modular.rules import CODE_NOT_IN_META, META_NOT_READ, MODULAR_VALUE_REFUSED, not_sent
+from workbench.modular.rules import (
+    CHARGE_KEPT,
+    CODE_NOT_IN_META,
+    META_NOT_READ,
+    MODULAR_VALUE_REFUSED,
+    not_sent,
+)
 from workbench.modular.workbook import PropertyRows, blank, integer, number, rows_with, text
 
 __all__ = ["API", "MODES", "build_charges", "charges_rows", "is_tax"]
@@ -77,8 +84,13 @@ def _charge(p: PropertyRows, row: dict, ct: ChargeType, base: str, cells: CellMa
             "charge_periods": [{"applicable": {"from": today.isoformat()}, "configuration": configuration}]}
 
 
-def build_charges(p: PropertyRows, meta: ModularMeta, issues: list[dict], *, today: dt.date) -> Request | None:
-    """The charges body of one property (``None`` when it has no tax or fee a charge can carry)."""
+def build_charges(p: PropertyRows, meta: ModularMeta, issues: list[dict], *, today: dt.date,
+                  current: Charges | None = None, replace: bool = False) -> Request | None:
+    """The charges body of one property (``None`` when it has no tax or fee a charge can carry).
+
+    ``current`` (a GET answer): the charges the property has that no row gives (by room, type, guest origin and
+    travel purpose) are sent back as they are (``charge_kept``, a warning), so a write keeps what the sheet does
+    not mention whether the platform deletes the keys a write leaves out or not (NOT SHOWN), unless ``replace``."""
     rows = [r for part in ("Taxes", "Fees") for r in rows_with(p.part(part), "code")
             if not any(not blank(r.get(c)) for c in FACILITY_FEE_COLUMNS)]
     if not rows:
@@ -120,11 +132,41 @@ def build_charges(p: PropertyRows, meta: ModularMeta, issues: list[dict], *, tod
         charges.append(_charge(p, row, ct, f"room_charges[{k}].charges[{len(charges)}]", cells, issues, today))
     if not property_charges and not rooms:
         return None
+    if current is not None and not replace:
+        _keep(current, property_charges, rooms, p, issues)
     payload = finish(Charges, {"property_charges": property_charges, "room_charges": list(rooms.values())}, cells,
                      issues, api=API)
     if payload is None:
         return None
     return Request(p.key, p.hotel_code, p.custom_id, "charges.write", payload, cells)
+
+
+def _key(charge: dict, room: object = "") -> tuple[str, str, str, str]:
+    k = charge.get("charge_key") or {}
+    return (str(room), str(k.get("type")), str(k.get("guest_origin") or "ANY"), str(k.get("travel_purpose") or "ANY"))
+
+
+def _keep(current: Charges, property_charges: list[dict], rooms: dict[str, dict], p: PropertyRows,
+          issues: list[dict]) -> None:
+    """Add the property's charges no row gives, as read (see :func:`build_charges`)."""
+    built = {_key(c) for c in property_charges} | {_key(c, r) for r, room in rooms.items() for c in room["charges"]}
+    kept: list[str] = []
+    for charge in current.property_charges or []:
+        got = dump(charge)
+        if _key(got) not in built:
+            property_charges.append(got)
+            kept.append(str(got["charge_key"]["type"]))
+    for room in current.room_charges or []:
+        for charge in room.charges or []:
+            got = dump(charge)
+            rid = str(room.room_id)
+            if _key(got, rid) not in built:
+                rooms.setdefault(rid, {"room_id": room.room_id, "charges": []})["charges"].append(got)
+                kept.append(f"{got['charge_key']['type']} (room {rid})")
+    if kept:
+        issues.append(issue(p.root(), CHARGE_KEPT, f"the property has charges no Taxes or Fees row gives "
+                            f"({', '.join(kept)}): they are sent back unchanged; remove them with --replace",
+                            severity="warning"))
 
 
 def _row(charge: Charge, meta: ModularMeta, key: dict, room: int | None) -> tuple[str, dict]:

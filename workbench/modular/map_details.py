@@ -81,7 +81,7 @@ def _address(p: PropertyRows, cells: CellMap, prop: dict) -> tuple[dict | None, 
         if row is main:
             continue
         i = len(translations)
-        translations.append({"language_code": text(row.get("address_language")),
+        translations.append({"language_code": (text(row.get("address_language")) or "").lower(),
                              "property_name": text(row.get("address_hotel_name")) or text(prop.get("hotel_name")),
                              "address_line": text(row.get("address_line")), "city_name": text(row.get("city"))})
         for key, col in (("language_code", "address_language"), ("property_name", "address_hotel_name"),
@@ -111,7 +111,8 @@ def build_details(p: PropertyRows, meta: ModularMeta, issues: list[dict]) -> Req
         "translations": translations or None,
         "property_category": None if blank(prop.get("property_class_code")) else int(prop["property_class_code"]),
         "primary_language": (text(prop.get("language_code")) or "").lower() or None,
-        "languages_spoken": [text(r["language_code"]) for r in rows_with(p.part("Languages"), "language_code")] or None,
+        "languages_spoken": [(text(r["language_code"]) or "").lower() for r in rows_with(p.part("Languages"),
+                                                                             "language_code")] or None,
         "floor_count": None if blank(prop.get("total_floors")) else int(prop["total_floors"]),
         "provider_property_id": p.custom_id, "currency_code": text(prop.get("currency_code")), "stars": stars,
     }

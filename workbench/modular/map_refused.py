@@ -50,12 +50,15 @@ def refusals(p: PropertyRows) -> list[dict]:
             for column, why in cells:
                 if not blank(row.get(column)):
                     out.append(not_sent(p.cell(row, column), why))
+    props = p.part("Property")
+    name = (text(props[0].get("hotel_name")) or "") if props else ""
     for row in p.part("Contacts"):
         if not blank(row.get("state_code")):
             out.append(not_sent(p.cell(row, "state_code"), "the Property and Contacts APIs' addresses have no state"))
         english = (text(row.get("address_language")) or "en").casefold() in ENGLISH
         if english and (text(row.get("profile_type")) or "").casefold() == PHYSICAL and not blank(
-                row.get("address_hotel_name")):
+                row.get("address_hotel_name")) and (text(row.get("address_hotel_name")) or "") != name:
+            # the same name as the Property sheet's is sent as property_name; another one has no home
             out.append(not_sent(p.cell(row, "address_hotel_name"), "the English name is the Property sheet's HotelName"))
     for row in p.part("Awards"):
         if (text(row.get("provider")) or "").casefold() != "star rating":

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from workbench.modular.cells import Cell, issue
 
-__all__ = ["CODE_NOT_IN_META", "CONTACT_TYPE_DROPPED", "CONTACT_TYPE_REFUSED", "DEPRECATION_PAGE", "INSTANCE_KEPT",
+__all__ = ["CHARGE_KEPT", "CODE_NOT_IN_META", "CONTACT_TYPE_DROPPED", "CONTACT_TYPE_REFUSED", "DEPRECATION_PAGE", "INSTANCE_KEPT",
            "META_NOT_READ",
            "MODULAR_VALUE_REFUSED", "NOT_SENT", "NOT_YET_SENDABLE", "RULES", "SUNSET", "not_sent", "sunset"]
 
@@ -29,8 +29,10 @@ CONTACT_TYPE_REFUSED = "contact_type_refused"
 CONTACT_TYPE_DROPPED = "contacts_drop_type"
 #: a facility instance the property has and the sheet does not mention, sent back unchanged: warning
 INSTANCE_KEPT = "facility_instance_kept"
+#: warning: a charge the property has and no Taxes/Fees row gives, sent back unchanged
+CHARGE_KEPT = "charge_kept"
 RULES = (MODULAR_VALUE_REFUSED, SUNSET, NOT_SENT, NOT_YET_SENDABLE, CODE_NOT_IN_META, META_NOT_READ,
-         CONTACT_TYPE_REFUSED, CONTACT_TYPE_DROPPED, INSTANCE_KEPT)
+         CONTACT_TYPE_REFUSED, CONTACT_TYPE_DROPPED, INSTANCE_KEPT, CHARGE_KEPT)
 
 DEPRECATION_PAGE = "https://developers.booking.com/connectivity/docs/deprecation-policy/deprecation-and-sunsetting"
 

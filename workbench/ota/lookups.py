@@ -1,6 +1,8 @@
 """B.XML lookup answers (spec E5: ``/xml/currencies``, ``/xml/countries``, ``/xml/citytaxcategory``) -> rows.
 
 A pure parser; sending the requests and caching the lists is :mod:`workbench.platform.lookups`.
+``/xml/currencies`` was sunset on 2025-09-22: the workbench no longer calls it (its currencies are
+ISO 4217's), but its answer is still read here for a platform or stand-in that serves it.
 
 The spec names these operations but shows no body. The shape read here is an **assumption**,
 shared with the sandbox (docs/content.md, fixtures under ``tests/fixtures/lookups/``)::
@@ -29,6 +31,8 @@ KINDS: dict[str, tuple[str, str, tuple[str, ...]]] = {
     "countries": ("country", "code", ("name",)),
     "citytaxcategory": ("citytaxcategory", "id", ("name", "country", "city")),
 }
+#: the lists the workbench reads from the platform (``currencies`` is sunset: see the module doc)
+PLATFORM_LISTS = ("countries", "citytaxcategory")
 _ALIASES = {"code": ("code", "id", "iso", "iso_code"), "id": ("id", "category_id", "code"),
             "name": ("name", "description"), "country": ("country", "country_code", "countrycode"),
             "city": ("city", "city_name", "cityname")}

@@ -1,6 +1,12 @@
 """The platform's lookups (spec E5: currencies, countries, city tax categories) as frames and as
 :class:`expectations.ContentLookups`, cached on disk with their fetch time and refreshed daily.
 
+The platform sunset ``/xml/currencies`` on 2025-09-22 (the operation catalogue,
+``workbench.transport.operations.CATALOGUE``): it is not called. The currencies are ISO 4217's as
+the project ships them (pycountry's data), less the codes that are no money a property charges in
+(precious metals, funds, units of account, test codes). Countries and city tax categories are
+still read from the platform.
+
 As the car static data is (``workbench.cars.static``): a list is fetched again when its copy is
 older than ``max_age`` (a day) by the injectable ``clock``; copies are kept per platform (base URL),
 so the sandbox's lists never mix with the real ones; if a refresh fails and an older copy exists,
@@ -22,7 +28,7 @@ import pandas as pd
 
 from expectations import ContentLookups
 from workbench.errors import PlatformReadError
-from workbench.ota.lookups import KINDS, parse_lookup, request_body
+from workbench.ota.lookups import PLATFORM_LISTS, parse_lookup, request_body
 
 if TYPE_CHECKING:
     from workbench.transport import SyncPlatformClient
@@ -35,6 +41,20 @@ COLUMNS: dict[str, dict[str, str]] = {
     "countries": {"code": "string", "name": "string"},
     "citytaxcategory": {"country": "string", "city": "string", "category_id": "Int64", "name": "string"},
 }
+#: ISO 4217 codes that are not a currency a price is given in: metals, bond-market and accounting units,
+#: funds codes, the test and "no currency" codes
+NOT_TENDER = frozenset({"XAU", "XAG", "XPT", "XPD", "XBA", "XBB", "XBC", "XBD", "XDR", "XSU", "XUA", "XTS", "XXX",
+                        "BOV", "CHE", "CHW", "CLF", "COU", "MXV", "USN", "UYI", "UYW"})
+#: where the currency list comes from (``Lookups.fetched_at`` holds no fetch time for it)
+SHIPPED = "ISO 4217 as shipped (pycountry)"
+
+
+def shipped_currencies() -> list[dict]:
+    """ISO 4217's currencies (code and name), less :data:`NOT_TENDER`, by code."""
+    import pycountry
+
+    return sorted(({"code": c.alpha_3, "name": c.name} for c in pycountry.currencies if c.alpha_3 not in NOT_TENDER),
+                  key=lambda r: r["code"])
 
 
 @dataclass
@@ -51,7 +71,7 @@ class Lookups:
     def content_lookups(self) -> ContentLookups:
         """What ``expectations.validate_content`` takes; a list not read is ``None`` (its rules are not run)."""
         return ContentLookups(
-            currencies=frozenset(self.currencies["code"].dropna()) if "currencies" in self.fetched_at else None,
+            currencies=frozenset(self.currencies["code"].dropna()),
             countries=frozenset(self.countries["code"].dropna()) if "countries" in self.fetched_at else None,
             city_tax_categories=self.city_tax_categories if "citytaxcategory" in self.fetched_at else None)
 
@@ -101,18 +121,19 @@ class LookupCache:
 
 def fetch_lookups(client: SyncPlatformClient, cache: LookupCache, source: str, *,
                   refresh: bool = False) -> Lookups:
-    """The three lists: each from the cache while fresh, else asked of the platform and cached.
+    """The three lists: the currencies as shipped; the others each from the cache while fresh, else asked
+    of the platform and cached.
 
     A list whose read fails with no copy cached is left out (its rules are not run: one
     ``not_checked`` warning each) and a warning says why; :class:`PlatformReadError` when every
     read failed for a reason every call would meet (credentials, host) and nothing is cached.
     """
-    frames: dict[str, pd.DataFrame] = {}
+    frames: dict[str, pd.DataFrame] = {"currencies": lookup_frame("currencies", shipped_currencies())}
     fetched: dict[str, datetime] = {}
     ruids: dict[str, str | None] = {}
     warnings: list[str] = []
     fatal = []
-    for kind in KINDS:
+    for kind in PLATFORM_LISTS:
         entry = cache.entry(source, kind)
         when = datetime.fromisoformat(entry["fetched_at"]) if entry else None
         if entry and when and not refresh and cache.now() - when < cache.max_age:
@@ -142,7 +163,7 @@ def fetch_lookups(client: SyncPlatformClient, cache: LookupCache, source: str, *
         else:
             warnings.append(f"{problem}; the rules needing it are not checked")
             frames[kind] = lookup_frame(kind, [])
-    if len(fatal) == len(KINDS):
+    if len(fatal) == len(PLATFORM_LISTS):
         raise PlatformReadError("; ".join(fatal))
     for w in warnings:
         log.warning(w)

@@ -168,6 +168,13 @@ class InProcess:
         h = {**XML_HEADERS, **{k.replace("_", "-"): v for k, v in headers.items()}}
         return self.post(RATES_PATH, body, h)
 
+    def json(self, method: str, path: str, body: Any = None) -> httpx.Response:
+        """Call a modular JSON API (``body`` encoded as JSON; None: no body)."""
+        import json
+
+        raw = b"" if body is None else json.dumps(body).encode("utf-8")
+        return self.request(method, path, raw, {"Content-Type": "application/json"} if body is not None else {})
+
     def rates(self) -> list[dict[str, str]]:
         """The accepted calendar (``/_sandbox/rates.csv``) as rows."""
         return list(csv.DictReader(io.StringIO(self.request("GET", "/_sandbox/rates.csv").text)))

@@ -39,6 +39,8 @@ from workbench.writers.snapshot import export_accepted
 if TYPE_CHECKING:
     from distributed import Client
 
+    from workbench.config import Settings
+
 #: up to this many issues the client gathers them all (reports for people can be written)
 REPORT_ISSUES = 100_000
 
@@ -232,10 +234,12 @@ def validate_on(client: Client, sources: Iterable[str | Path], *, issues: str | 
 def dry_run_on(client: Client, sources: Iterable[str | Path], out: str | Path, *, registry: Registry | None = None,
                as_of: dt.date | str | None = None, fx: FxTable | str | Path | None = None,
                skip_invalid: bool = False, spelling: str = "ota", journal: str | Path | None = None,
-               target: str = "", size: int = DEFAULT_SIZE, progress: bool = True, **read: object) -> ClusterRun:
+               target: str = "", size: int = DEFAULT_SIZE, progress: bool = True, platform: Settings | None = None,
+               **read: object) -> ClusterRun:
     """Check ``sources`` and write the requests a push would send into ``out`` (a folder URL), as
     :func:`workbench.flows.rates.dry_run` does; with a ``journal`` and a ``target``, only the cells the
     platform has not accepted yet (the journal's accepted prices go to ``out/accepted.parquet`` first).
+    With ``platform``, each partition's worker reads its properties' rooms and rate plans from it first.
 
     When there are errors and not ``skip_invalid``, nothing is written but the issues (``out/issues/``):
     ``blocked`` is true (the requests some partitions wrote before are removed again)."""
@@ -249,7 +253,8 @@ def dry_run_on(client: Client, sources: Iterable[str | Path], out: str | Path, *
         snapshot = join(out, "accepted.parquet")
         accepted = export_accepted(journal, target, snapshot)
     job = make_job(registry, as_of, fx, issues=join(out, "issues"), out=out, skip_invalid=skip_invalid,
-               spelling=spelling, timestamp=dt.datetime.now(dt.UTC), accepted=snapshot if accepted else None)
+                   spelling=spelling, timestamp=dt.datetime.now(dt.UTC), accepted=snapshot if accepted else None,
+                   platform=platform)
     results = run(client, parts, job, progress)
     found, complete = gathered(results)
     done = ClusterRun(results, found, complete, out, accepted_cells=accepted)

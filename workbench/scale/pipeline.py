@@ -16,6 +16,7 @@ import datetime as dt
 import os
 import time
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
@@ -30,6 +31,9 @@ from workbench.writers.batches import RateRequest
 from workbench.writers.deltas import cell_keys, changed_against
 from workbench.writers.request_folder import CELL_COLUMNS, CELLS, manifest, plan_folder
 from workbench.writers.snapshot import read_accepted
+
+if TYPE_CHECKING:
+    from workbench.config import Settings
 
 #: a partition sends its issues back to the client when it has at most this many (else only the
 #: first ones and the counts: the rest are in its Parquet part)
@@ -49,6 +53,7 @@ class Job:
     spelling: str = "ota"
     timestamp: dt.datetime | None = None
     accepted: str | None = None      # URL of the journal's snapshot (None: build every cell)
+    platform: Settings | None = None  # read each partition's rooms and rate plans from this platform (roomrates)
 
 
 @dataclass(frozen=True)
@@ -92,8 +97,9 @@ def run_partition(part: Partition, job: Job) -> PartResult:
     """Load, check and (for a dry run) build and write one partition."""
     cpu, wall = time.process_time(), time.perf_counter()
     frame, load_issues = part.load()
-    issues = validate_rates(frame, registry=job.registry, as_of=job.as_of, fx=job.fx, load_issues=load_issues)
-    check = RatesCheck(frame, issues, job.registry, job.as_of)
+    registry = with_platform(job, frame)
+    issues = validate_rates(frame, registry=registry, as_of=job.as_of, fx=job.fx, load_issues=load_issues)
+    check = RatesCheck(frame, issues, registry, job.as_of)
     if job.issues is not None and len(issues):
         write_parquet(issues, join(job.issues, f"part-{part.number:05d}.parquet"))
     errors = int((issues["severity"] == "error").sum())
@@ -116,6 +122,17 @@ def run_partition(part: Partition, job: Job) -> PartResult:
     result.peak_rss, result.cpu_seconds, result.process = peak_rss(), time.process_time() - cpu, os.getpid()
     result.seconds = time.perf_counter() - wall
     return result
+
+
+def with_platform(job: Job, frame: pd.DataFrame) -> Registry:
+    """The job's registry, merged with what the platform says of this partition's properties when the job
+    names a platform (as a one-process push reads it before checking). Every worker calls with the same
+    machine account: they share its token (``workbench.transport.token_cache``), one exchange for them all."""
+    if job.platform is None or not len(frame):
+        return job.registry
+    from workbench.platform.registry import fetch_registry
+
+    return job.registry.merge(fetch_registry(job.platform, frame["hotel_code"].dropna().astype(int).unique()))
 
 
 def build(valid: pd.DataFrame, job: Job) -> tuple[list[RateRequest], pd.DataFrame]:

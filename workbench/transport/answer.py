@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 import httpx
 
-from workbench.config import PREFIX, Settings
+from workbench.config import PREFIX, Limits, Settings
 
 #: What the clients ask for; an answer in any other encoding is refused (it was not asked for).
 ACCEPT_ENCODING = "gzip, deflate"
@@ -47,7 +47,7 @@ class AnswerLimits:
         """The limits of ``settings``; ``ValueError`` naming the setting when one cannot work."""
         if settings.max_answer_bytes < 1:
             raise ValueError(f"{PREFIX}MAX_ANSWER_BYTES `{settings.max_answer_bytes}` must be a number of bytes "
-                             f"above 0 (default {size_text(Settings.max_answer_bytes)})")
+                             f"above 0 (default {size_text(Limits.max_answer_bytes)})")
         if settings.request_deadline_seconds < 0 or settings.timeout_seconds <= 0:
             raise ValueError(f"{PREFIX}REQUEST_DEADLINE_SECONDS `{settings.request_deadline_seconds}` and "
                              f"{PREFIX}TIMEOUT_SECONDS `{settings.timeout_seconds}` must be above 0 "

@@ -1,4 +1,5 @@
-"""The platform client: HTTPS (TLS 1.2+), Basic auth (any ``httpx.Auth`` can replace it),
+"""The platform client: HTTPS (TLS 1.2+), token auth (Basic for the spec's scheme; any ``httpx.Auth``
+can replace them: :func:`auth_for`),
 the right host and headers per operation, optional gzip, a sliding-window limiter, retries
 with backoff for 429/5xx/connection failures (never for data errors), bounded concurrency,
 and every answer's ruid kept with its :class:`Result`.
@@ -18,7 +19,7 @@ import random
 import ssl
 import time
 from collections.abc import Awaitable, Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -29,11 +30,14 @@ from workbench.ota.response import OTAResponse, ResponseParseError, extract_ruid
 from workbench.transport import verdicts as v
 from workbench.transport.answer import ACCEPT_ENCODING, AnswerLimits, AnswerProblem, read_answer, too_slow
 from workbench.transport.backoff import RetryPolicy, parse_retry_after
-from workbench.transport.errors import ConfigurationError
+from workbench.transport.errors import ConfigurationError, TokenRefused, TokenUnavailable
+from workbench.transport.json_answer import judge_json
 from workbench.transport.limiter import SlidingWindowLimiter
 from workbench.transport.operations import PCI, SPEC_LIMITS, Operation, operation, parse_limits
-from workbench.transport.result import Attempt, Result
+from workbench.transport.platform_date import UNDATED, Dated, check_accept_version, read_calendar
+from workbench.transport.result import Attempt, Outcome, Result
 from workbench.transport.tls import tls_failure
+from workbench.transport.token_auth import TokenAuth, TokenSource
 
 USER_AGENT = "connectivity-workbench/0.1"
 #: Answers that mean the platform did not process the call: always safe to resend.
@@ -75,8 +79,20 @@ def ssl_context(ca_bundle: str | Path | None) -> ssl.SSLContext:
 def basic_auth(settings: Settings) -> httpx.Auth:
     """The machine account as HTTP Basic credentials (spec: Authentication 1)."""
     if not settings.username or not settings.password:
-        raise ConfigurationError("set WORKBENCH_USERNAME and WORKBENCH_PASSWORD (the machine account)")
+        raise ConfigurationError("set WORKBENCH_USERNAME and WORKBENCH_PASSWORD (the machine account), or use token "
+                                 "authentication (WORKBENCH_AUTH=token: docs/live-platform.md)")
     return httpx.BasicAuth(settings.username, settings.password.reveal())
+
+
+def auth_for(settings: Settings, *, verify: ssl.SSLContext | bool = True,
+             transport: httpx.AsyncBaseTransport | None = None) -> httpx.Auth:
+    """The scheme the settings choose (:attr:`~workbench.config.Connection.scheme`): the account's shared token
+    (its exchange over the same TLS context and transport as the calls), or Basic credentials."""
+    connection = settings.connection
+    if connection.scheme == "basic":
+        return basic_auth(settings)
+    return TokenAuth(TokenSource(connection, verify=verify, transport=transport,
+                                 timeout=settings.limits.timeout_seconds, headers={"User-Agent": USER_AGENT}))
 
 
 def limiter_for(settings: Settings) -> SlidingWindowLimiter:
@@ -115,10 +131,13 @@ class PlatformClient:
         self.max_answer_bytes, self.deadline = answers.max_bytes, answers.deadline_seconds
         limits = httpx.Limits(max_connections=self.max_in_flight, max_keepalive_connections=self.max_in_flight)
         timeout = httpx.Timeout(settings.timeout_seconds, connect=min(10.0, settings.timeout_seconds))
+        check_accept_version(settings.connection.accept_version)
+        verify = ssl_context(settings.ca_bundle) if transport is None else True
+        self._basic = auth is None and settings.connection.scheme == "basic"  # a 401 then says how to switch
         self._http = httpx.AsyncClient(
-            auth=auth or basic_auth(settings), transport=transport, limits=limits, timeout=timeout,
-            verify=ssl_context(settings.ca_bundle) if transport is None else True,
-            headers={"User-Agent": USER_AGENT, "Accept-Encoding": ACCEPT_ENCODING}, follow_redirects=False)
+            auth=auth or auth_for(settings, verify=verify, transport=transport), transport=transport, limits=limits,
+            timeout=timeout, verify=verify, headers={"User-Agent": USER_AGENT, "Accept-Encoding": ACCEPT_ENCODING},
+            follow_redirects=False)
 
     @staticmethod
     def _base(url: str, setting: str) -> str:
@@ -157,7 +176,9 @@ class PlatformClient:
         op = operation(op)
         idempotent = op.idempotent if idempotent is None else idempotent
         url, headers = self.url(op, path), self.headers(op)
-        verb = (method or "POST").upper()
+        verb = (method or op.method).upper()
+        if verb in ("GET", "DELETE") and op.json and not body:  # no body: nothing to type or compress
+            headers = {k: v for k, v in headers.items() if k != "Content-Encoding"}
         payload = gzip.compress(body, compresslevel=5, mtime=0) if self.gzip_requests else body
         history: list[Attempt] = []
         started = time.perf_counter()
@@ -171,8 +192,10 @@ class PlatformClient:
                 raise
             waited += ticket.waited
             t0 = time.perf_counter()
+            dated = UNDATED
             try:
-                call = await self._call(url, payload, headers, verb)
+                call = await self._call(url, payload if verb != "GET" and (body or not op.json) else None, headers,
+                                        verb)
             except httpx.TransportError as exc:
                 self._leave(ticket, time.perf_counter() - t0)
                 verdict, retry_after = self._transport_error(exc, idempotent), None
@@ -181,7 +204,7 @@ class PlatformClient:
                 raise
             else:
                 self._leave(ticket, time.perf_counter() - t0)
-                verdict = self._answer(call, idempotent, op)
+                verdict, dated = self._dated(self._answer(call, idempotent, op), call, op)
                 retry_after = parse_retry_after(call.headers.get("retry-after"))
                 if call.status == 429:
                     self.limiter.block(op.limit_key, retry_after if retry_after is not None
@@ -189,7 +212,7 @@ class PlatformClient:
             history.append(Attempt(number, verdict.status, verdict.ruid, verdict.error, time.perf_counter() - t0,
                                    waited))
             if not verdict.retry or not self.retry.should_retry(number):
-                return verdict.result(op.name, context, tuple(history), time.perf_counter() - started)
+                return dated.on(verdict.result(op.name, context, tuple(history), time.perf_counter() - started))
             waited = self.retry.delay(number, retry_after, rng=self._rng)
             await self._sleep(waited)
         raise AssertionError("unreachable: the retry loop always returns")
@@ -222,15 +245,14 @@ class PlatformClient:
         if self._freed is not None:
             self._freed.set()
 
-    async def _call(self, url: str, payload: bytes, headers: dict[str, str], method: str = "POST") -> _Call:
+    async def _call(self, url: str, payload: bytes | None, headers: dict[str, str], method: str = "POST") -> _Call:
         """One HTTP exchange within the deadline: status, headers and the decoded body, or what went
         wrong with the answer. Connection failures raise ``httpx.TransportError``."""
         call = _Call()
         deadline = asyncio.timeout(self.deadline)
         try:
             async with deadline:
-                async with self._http.stream(method, url, content=payload if method != "GET" else None,
-                                             headers=headers) as response:
+                async with self._http.stream(method, url, content=payload, headers=headers) as response:
                     call.status, call.headers = response.status_code, response.headers
                     call.body = await read_answer(response, self.max_answer_bytes)
         except AnswerProblem as problem:
@@ -246,6 +268,10 @@ class PlatformClient:
         if problem is not None and (status is None or 200 <= status < 300):
             return v.verdict(problem.situation, idempotent, status=status, error=problem.text)
         assert status is not None  # an answer came: its status decides
+        if op.json:  # a modular JSON API: its envelope (workbench.transport.json_answer)
+            j = judge_json(status, body, idempotent)
+            return v.Verdict(v.JSON_ANSWER, j.outcome, status, None, j.ruid, body, j.error, j.retry, j.maybe_applied,
+                             j.fatal, j.envelope)
         ruid = extract_ruid(body)
         parsed: OTAResponse | None = None
         trouble = problem.text if problem is not None else None
@@ -290,6 +316,15 @@ class PlatformClient:
         return v.verdict(v.FATAL_STATUS if status in FATAL_STATUS else v.REJECTED_STATUS, idempotent,
                          error=f"HTTP {status}: {text}", **fields)
 
+    def _dated(self, verdict: v.Verdict, call: _Call, op: Operation) -> tuple[v.Verdict, Dated]:
+        """The platform's calendar in the answer (:mod:`workbench.transport.platform_date`): a deprecation
+        header becomes a warning; a sunset's 400 says what to use instead and stops the run; a 401 to Basic
+        credentials says how to switch."""
+        error, dated = read_calendar(call.status or 0, verdict.error or f"HTTP {call.status}", call.headers,
+                                     operation=op.name, version=self.headers(op).get("Accept-Version", ""),
+                                     provider_type=self.settings.connection.provider_type, basic=self._basic)
+        return (replace(verdict, error=error, fatal=True) if error else verdict), dated
+
     @staticmethod
     def _transport_error(exc: httpx.TransportError, idempotent: bool) -> v.Verdict:
         text = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
@@ -309,18 +344,30 @@ class PlatformClient:
         called with each :class:`Result` as it arrives. Returns the results in input order.
 
         With ``stop_on_fatal`` a settings problem (401, wrong host, TLS...) stops taking new items;
-        the ones not sent get no result.
+        the ones not sent get no result. No token to be had (:class:`TokenUnavailable`, :class:`TokenRefused`)
+        stops it too: the item that met it gets a ``failed`` result with no attempt (it was not sent), the
+        calls in flight finish and are delivered, then the error is raised; so does the platform refusing
+        Basic authentication as sunset (a :class:`ConfigurationError` saying how to switch).
         """
         source = iter(enumerate(items))
         results: dict[int, Result] = {}
         stop = asyncio.Event()
         deliver = asyncio.Lock()
+        no_token: list[Exception] = []
 
         async def worker() -> None:
             for index, raw in source:
                 item = raw if isinstance(raw, SendItem) else SendItem(*raw)
-                result = await self.send(item.operation, item.body, context=item.context, idempotent=item.idempotent,
-                                         method=item.method, path=item.path)
+                try:
+                    result = await self.send(item.operation, item.body, context=item.context,
+                                             idempotent=item.idempotent, method=item.method, path=item.path)
+                except (TokenUnavailable, TokenRefused) as exc:  # nothing of this item was sent: said so
+                    no_token.append(exc)
+                    stop.set()
+                    result = Result(operation(item.operation).name, Outcome.FAILED, None, None, None, 0, (),
+                                    item.context, error=str(exc), fatal=True)
+                if result.extra.get("stop") is not None:  # e.g. the platform refusing Basic authentication
+                    no_token.append(result.extra["stop"])
                 results[index] = result
                 if on_result is not None:
                     async with deliver:
@@ -338,6 +385,8 @@ class PlatformClient:
         finally:
             for w in workers:
                 w.cancel()
+        if no_token:
+            raise no_token[0]
         return [results[i] for i in sorted(results)]
 
 
@@ -352,7 +401,7 @@ class _Call:
     problem: AnswerProblem | None = None
 
 
-__all__ = ["OnResult", "PlatformClient", "SendItem", "basic_auth", "limiter_for", "ssl_context"]
+__all__ = ["OnResult", "PlatformClient", "SendItem", "auth_for", "basic_auth", "limiter_for", "ssl_context"]
 
 
 def _start(body: bytes, limit: int = 200) -> str:

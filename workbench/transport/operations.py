@@ -1,5 +1,12 @@
 """The platform operations the client can call: path, host, Content-Type, Accept-Version,
-whether a resend is harmless, and the spec's per-minute limits (Limits table)."""
+whether a resend is harmless, and the spec's per-minute limits (Limits table).
+
+The modular JSON APIs (Property, Contacts, Facilities, Charges, Policies, Rooms: platform-now.md 3.0-3.6)
+are catalogued here too, under the names of ``workbench.modular.endpoints.OPERATIONS`` (``property.create``,
+``contacts.write``...): method, path template (``{property_id}``, ``{room_id}``, ``{unit_id}``; the caller
+fills the ids in), JSON, ``idempotent`` for GET/PUT/PATCH/DELETE and for a POST that creates nothing,
+``read`` for GET. Their published pages show no per-API limit: they count against the overall one (``all``).
+A test pins that the two catalogues agree."""
 
 from __future__ import annotations
 
@@ -13,7 +20,10 @@ GENERAL = "general"
 PCI = "pci"
 ALL = "all"
 XML = "application/xml"
+JSON = "application/json"
 FORM = "application/x-www-form-urlencoded"  # the spec's Content-Type for B.XML endpoints
+#: the only ``Accept-Version`` of the rate updates the platform still takes (1.0 was sunset in 2024)
+CURRENT_VERSION = "1.1"
 
 
 @dataclass(frozen=True)
@@ -28,10 +38,17 @@ class Operation:
     accept_version: bool = False
     idempotent: bool = True
     read: bool = False  # a read succeeds on its content; a write only on an explicit Success / <ok/>
+    method: str = "POST"
+    limit: str | None = None  # the limiter's scope when it is not the operation's own (``all``)
 
     @property
     def limit_key(self) -> str:
-        return self.name
+        return self.limit or self.name
+
+    @property
+    def json(self) -> bool:
+        """A modular JSON API's operation: answered in the ``{data, warnings, errors, meta}`` envelope."""
+        return self.content_type == JSON
 
 
 def _ota(name: str, **kw: object) -> Operation:
@@ -41,6 +58,55 @@ def _ota(name: str, **kw: object) -> Operation:
 def _bxml(name: str, **kw: object) -> Operation:
     return Operation(name, f"/hotels/xml/{name}", content_type=FORM, **kw)  # type: ignore[arg-type]
 
+
+def _json(name: str, method: str, path: str, *, creates: bool = False) -> Operation:
+    """A modular JSON API's operation: ``creates`` when a resend could make a second thing (a POST create)."""
+    method = method.upper()
+    return Operation(name, path, content_type=JSON, idempotent=not creates, read=method == "GET", method=method,
+                     limit=ALL)
+
+
+_PROPERTY = "/property-api/properties/{property_id}"
+_FACILITIES = "/facilities-api/properties/{property_id}"
+_UNITS = "/rooms-api/properties/{property_id}/units"
+_CONTACTS = "/contacts-api/properties/{property_id}/contacts"
+_CHARGES = "/charges-api/properties/{property_id}/charges"
+
+#: The modular operations the workbench calls (sources: platform-now.md 3.1-3.6; docs/modular.md).
+MODULAR: tuple[Operation, ...] = (
+    _json("property.create", "POST", "/property-api/properties", creates=True),
+    _json("property.update", "PATCH", _PROPERTY),
+    _json("property.read", "GET", _PROPERTY),
+    _json("property.meta", "GET", "/property-api/meta"),
+    _json("settings.write", "POST", f"{_PROPERTY}/settings"),  # create or update: a resend sets the same
+    _json("settings.read", "GET", f"{_PROPERTY}/settings"),
+    _json("status.write", "POST", f"{_PROPERTY}/status"),
+    _json("description.write", "PUT", f"{_PROPERTY}/description"),
+    _json("description.read", "GET", f"{_PROPERTY}/description"),
+    _json("description.delete", "DELETE", f"{_PROPERTY}/description"),
+    _json("contacts.write", "PUT", _CONTACTS),
+    _json("contacts.read", "GET", _CONTACTS),
+    _json("facilities.write", "PUT", _FACILITIES),
+    _json("facilities.read", "GET", _FACILITIES),
+    _json("room_facilities.write", "PUT", f"{_FACILITIES}/rooms/{{room_id}}"),
+    _json("room_facilities.read", "GET", f"{_FACILITIES}/rooms/{{room_id}}"),
+    _json("bathrooms.write", "PUT", f"{_FACILITIES}/rooms/{{room_id}}/bathrooms"),
+    _json("bathrooms.read", "GET", f"{_FACILITIES}/rooms/{{room_id}}/bathrooms"),
+    _json("facilities.meta", "GET", "/facilities-api/meta"),
+    _json("charges.write", "POST", _CHARGES),  # the mirror's method; the charges replace the property's
+    _json("charges.read", "GET", _CHARGES),
+    _json("charges.meta", "GET", "/charges-api/meta"),
+    _json("policies.create", "POST", "/policy-api/properties/{property_id}/policies", creates=True),
+    _json("units.read", "GET", _UNITS),
+    _json("units.deleted", "GET", "/rooms-api/properties/{property_id}/deleted-units"),
+    _json("unit.create", "POST", _UNITS, creates=True),
+    _json("unit.update", "PATCH", f"{_UNITS}/{{unit_id}}"),
+    _json("unit.delete", "DELETE", f"{_UNITS}/{{unit_id}}"),
+    _json("units.bulk_create", "POST", "/rooms-api/units", creates=True),
+    _json("units.bulk_update", "PATCH", "/rooms-api/units"),
+    _json("units.bulk_delete", "DELETE", "/rooms-api/units"),
+    _json("rooms.meta", "GET", "/rooms-api/meta"),
+)
 
 OPERATIONS: dict[str, Operation] = {op.name: op for op in (
     _ota("OTA_HotelRateAmountNotif", accept_version=True),
@@ -58,6 +124,7 @@ OPERATIONS: dict[str, Operation] = {op.name: op for op in (
     _bxml("reservationssummary", read=True),
     _bxml("reservations", host=PCI, read=True),
     _ota("OTA_HotelResNotif", host=PCI, idempotent=False),
+    *MODULAR,
 )}
 
 #: Calls per minute from the spec's Limits table (keys: operation names, ``all``, and the
@@ -86,10 +153,21 @@ def cet_today(now: dt.datetime | None = None) -> dt.date:
     return (now if now.tzinfo else now.replace(tzinfo=dt.UTC)).astimezone(CET).date()
 
 
+#: the spec's scheme (Authentication 1): the name the catalogue gives HTTP Basic with username and password
+BASIC_AUTH = "Basic authentication"
+#: where a machine account of type API token gets its token (the path; the host is the platform's auth host)
+EXCHANGE_PATH = "/token-based-authentication/exchange"
+EXCHANGE_PATH_HINT = f"exchange its client id and secret at POST {EXCHANGE_PATH}"
+
+
 @dataclass(frozen=True)
 class Deprecation:
-    """An operation's deprecation (spec, Versioning ``versioning``): from ``sunset`` (a CET day) it is refused
-    for the provider types named (every account when ``provider_types`` is empty; ``audience`` names them)."""
+    """What the platform deprecates and when it is gone (a CET day): an operation, one ``version`` of it (its
+    ``Accept-Version``), an ``element`` of its body (a path such as ``AreaInfo/Attractions``), or the
+    :data:`BASIC_AUTH` scheme; for the provider types named (every account when ``provider_types`` is empty;
+    ``audience`` names them). From ``refused_from`` (default: the ``sunset`` day itself) the platform
+    answers HTTP 400 (a scheme: 401); from ``deprecated`` it warns. ``versioning`` is the spec's Versioning
+    item when the spec gives the sunset (0: the spec does not; ``source`` names the platform's page)."""
 
     operation: str
     sunset: dt.date
@@ -97,9 +175,34 @@ class Deprecation:
     provider_types: frozenset[str] = frozenset()
     audience: str = ""
     versioning: int = 0
+    deprecated: dt.date | None = None
+    version: str = ""
+    element: str = ""
+    refused_from: dt.date | None = None
+    source: str = ""
+
+    @property
+    def subject(self) -> str:
+        """What is gone, for people: ``OTA_HotelRateAmountNotif version 1.0``, ``AreaInfo/Attractions in …``."""
+        if self.version:
+            return f"{self.operation} version {self.version}"
+        return f"{self.element} in {self.operation}" if self.element else self.operation
+
+    @property
+    def gone_from(self) -> dt.date:
+        """The first CET day the platform refuses it."""
+        return self.refused_from or self.sunset
+
+    @property
+    def why(self) -> str:
+        return f"spec, Versioning {self.versioning}" if self.versioning else (self.source or "the platform's docs")
 
     def applies_to(self, provider_type: str | None) -> bool:
         return not self.provider_types or (provider_type or "").strip().casefold() in self.provider_types
+
+    def gone(self, provider_type: str | None, day: dt.date) -> bool:
+        """Refused on ``day`` for this provider type."""
+        return self.applies_to(provider_type) and day >= self.gone_from
 
     def notice(self, provider_type: str | None = None, today: dt.date | None = None, *,
                now: dt.datetime | None = None) -> str | None:
@@ -109,22 +212,73 @@ class Deprecation:
         if not self.applies_to(provider_type):
             return None
         day = today if today is not None else cet_today(now)
-        whom = f" for {self.audience}" if self.audience else ""
-        if day >= self.sunset:
-            raise OperationSunset(f"{self.operation} was sunset on {self.sunset:%Y-%m-%d}{whom} (spec, Versioning "
-                                  f"{self.versioning}): use {self.replacement}")
+        if day >= self.gone_from:
+            raise OperationSunset(self.sunset_text())
         left = (self.sunset - day).days
-        return (f"{self.operation} is deprecated{whom} and is sunset on {self.sunset:%Y-%m-%d} ({left} day"
+        return (f"{self.subject} is deprecated{self.whom} and is sunset on {self.sunset:%Y-%m-%d} ({left} day"
                 f"{'s' if left != 1 else ''} left): move to {self.replacement}")
 
+    @property
+    def whom(self) -> str:
+        return f" for {self.audience}" if self.audience else ""
 
-#: The one place the sunsets are written; the client warns and refuses by them, the sandbox answers by them.
-DEPRECATIONS: dict[str, Deprecation] = {d.operation: d for d in (
+    def sunset_text(self) -> str:
+        """``<subject> was sunset on <day>[ for <audience>] (<why>): use <replacement>``."""
+        return f"{self.subject} was sunset on {self.sunset:%Y-%m-%d}{self.whom} ({self.why}): use {self.replacement}"
+
+
+_HOME = frozenset({"home"}), "the Home provider type"
+_DEPRECATION_PAGE = "the platform's deprecation and sunsetting page"
+
+#: The one place the platform's calendar is written: the client warns and refuses by it, validation refuses
+#: what is gone on the analyst's cell, the sandbox answers by it (docs/live-platform.md lists it).
+CATALOGUE: tuple[Deprecation, ...] = (
     Deprecation("OTA_HotelInvNotif", dt.date(2026, 12, 31), "the modular Rooms and Facilities interfaces",
-                frozenset({"home"}), "the Home provider type", versioning=5),
+                *_HOME, versioning=5, deprecated=dt.date(2024, 12, 31)),
     Deprecation("OTA_HotelDescriptiveContentNotif", dt.date(2026, 12, 31), "the Property and Contacts interfaces",
-                versioning=6),
-)}
+                versioning=6, deprecated=dt.date(2024, 12, 31)),
+    Deprecation("OTA_HotelSummaryNotif", dt.date(2026, 12, 31), "the Property API's status "
+                "(POST /property-api/properties/{id}/status)", deprecated=dt.date(2024, 12, 31),
+                source=_DEPRECATION_PAGE),
+    Deprecation("OTA_HotelDescriptiveInfo", dt.date(2026, 12, 31), "the modular interfaces' reads (Property, "
+                "Rooms, Facilities, Contacts)", *_HOME, deprecated=dt.date(2024, 12, 31), source=_DEPRECATION_PAGE),
+    Deprecation("currencies", dt.date(2025, 9, 22), "ISO 4217 (the workbench ships the list)",
+                source=_DEPRECATION_PAGE),
+    Deprecation("OTA_HotelRateAmountNotif", dt.date(2024, 2, 14), "version 1.1 (WORKBENCH_ACCEPT_VERSION=1.1)",
+                version="1.0", source=_DEPRECATION_PAGE),
+    Deprecation("OTA_HotelAvailNotif", dt.date(2024, 2, 14), "version 1.1", version="1.0", source=_DEPRECATION_PAGE),
+    Deprecation("availability", dt.date(2024, 1, 15), "version 1.1", version="1.0", source=_DEPRECATION_PAGE),
+    Deprecation("los_pricing", dt.date(2024, 6, 10), "version 1.1", version="1.0", source=_DEPRECATION_PAGE),
+    Deprecation("OTA_HotelDescriptiveContentNotif", dt.date(2023, 6, 30), "nothing: leave these rows out "
+                "(clear the sheet); the platform no longer takes attractions", element="AreaInfo/Attractions", source=_DEPRECATION_PAGE),
+    Deprecation("OTA_HotelDescriptiveContentNotif", dt.date(2023, 6, 30), "nothing: leave these rows out "
+                "(clear the sheet); the platform no longer takes the property's relative positions (transport)",
+                element="HotelInfo/RelativePositions", source=_DEPRECATION_PAGE),
+    Deprecation(BASIC_AUTH, dt.date(2025, 12, 31), "token-based authentication: a machine account of type API "
+                "token (WORKBENCH_AUTH=token, WORKBENCH_CLIENT_ID, WORKBENCH_CLIENT_SECRET, WORKBENCH_AUTH_URL; "
+                "docs/live-platform.md)", deprecated=dt.date(2025, 6, 30), refused_from=dt.date(2026, 1, 1),
+                source="the platform's authentication page"),
+)
+
+#: The operations' own deprecations (not a version's, an element's or a scheme's), by operation.
+DEPRECATIONS: dict[str, Deprecation] = {d.operation: d for d in CATALOGUE
+                                        if d.operation in OPERATIONS and not d.version and not d.element}
+#: The Basic scheme's sunset.
+BASIC_AUTH_SUNSET = next(d for d in CATALOGUE if d.operation == BASIC_AUTH)
+
+
+def deprecations_of(name: str, *, version: str = "", provider_type: str | None = None,
+                    spec_only: bool = False) -> list[Deprecation]:
+    """The catalogue's entries for a call of operation ``name`` (an operation's own and its ``version``'s;
+    not its elements'), for this provider type; ``spec_only``: only the sunsets the spec gives."""
+    version = (version or "").strip()
+    return [d for d in CATALOGUE if d.operation == name and not d.element and d.applies_to(provider_type)
+            and (not d.version or d.version == version) and (d.versioning or not spec_only)]
+
+
+def gone_elements(name: str, provider_type: str | None, day: dt.date) -> list[Deprecation]:
+    """The elements of operation ``name``'s body the platform refuses on ``day``."""
+    return [d for d in CATALOGUE if d.operation == name and d.element and d.gone(provider_type, day)]
 
 
 def deprecation_notice(name: str, provider_type: str | None = None, today: dt.date | None = None, *,
@@ -135,7 +289,7 @@ def deprecation_notice(name: str, provider_type: str | None = None, today: dt.da
 
 
 def operation(name_or_op: str | Operation) -> Operation:
-    """Look an operation up by name (``OTA_HotelRateAmountNotif``) or path (``/ota/...``)."""
+    """Look an operation up by name (``OTA_HotelRateAmountNotif``, ``contacts.write``) or path (``/ota/...``)."""
     if isinstance(name_or_op, Operation):
         return name_or_op
     key = name_or_op.rsplit("/", 1)[-1]

@@ -10,6 +10,12 @@ from typing import Any
 from workbench.ota.response import Notice, OTAResponse
 
 
+def _json_notices(items: Any, kind: str) -> tuple[Notice, ...]:
+    from workbench.transport.json_answer import notices  # the JSON reading, only for JSON answers
+
+    return notices(items, kind)
+
+
 class Outcome(StrEnum):
     SUCCESS = "success"  # applied; warnings may accompany it
     REJECTED = "rejected"  # the platform refused it (OTA Errors, 4xx): fix the data or settings; nothing changed
@@ -46,6 +52,10 @@ class Result:
     seconds: float = 0.0
     extra: dict[str, Any] = field(default_factory=dict)
     situation: str = ""  # the row of the classification table (workbench.transport.verdicts.RULES) it came to
+    #: a JSON API's answer envelope (``workbench.modular.envelope.Envelope``: data, warnings, errors, ruid)
+    envelope: Any = None
+    deprecations: tuple[Notice, ...] = ()  # what the answer's headers announce (code DEPRECATED)
+    refusals: tuple[Notice, ...] = ()  # what the client read in the refusal (code SUNSET: what to use instead)
 
     @property
     def ok(self) -> bool:
@@ -53,11 +63,22 @@ class Result:
 
     @property
     def errors(self) -> tuple[Notice, ...]:
-        return self.response.errors if self.response else ()
+        """What the client read in a refusal (a sunset: what to use instead), then the answer's errors."""
+        own = _json_notices(self.envelope.errors, "error") if self.envelope is not None else (
+            self.response.errors if self.response else ())
+        return (*self.refusals, *own)
 
     @property
     def warnings(self) -> tuple[Notice, ...]:
-        return self.response.warnings if self.response else ()
+        """The answer's warnings, then the deprecation its headers announce."""
+        own = _json_notices(self.envelope.warnings, "warning") if self.envelope is not None else (
+            self.response.warnings if self.response else ())
+        return (*own, *self.deprecations)
+
+    @property
+    def data(self) -> Any:
+        """A JSON API's answer ``data`` (decoded; None when absent or not a JSON answer)."""
+        return self.envelope.data if self.envelope is not None else None
 
     @property
     def ruids(self) -> tuple[str, ...]:

@@ -53,10 +53,12 @@ class Verdict:
     retry: bool = False
     maybe_applied: bool = False
     fatal: bool = False
+    envelope: Any = None  # a JSON API's answer envelope (workbench.transport.json_answer)
 
     def result(self, operation: str, context: Any, history: tuple[Attempt, ...], seconds: float) -> Result:
         return Result(operation, self.outcome, self.status, self.response, self.ruid, len(history), history, context,
-                      self.body, self.error, self.maybe_applied, self.fatal, seconds, situation=self.situation)
+                      self.body, self.error, self.maybe_applied, self.fatal, seconds, situation=self.situation,
+                      envelope=self.envelope)
 
 
 SUCCESS = "success"
@@ -75,6 +77,8 @@ NOT_SENT = "not_sent"
 NO_ANSWER = "no_answer"
 TLS = "tls"
 OTHER_FAILURE = "transport_other"
+#: a modular JSON API's answer: judged by its envelope's codes (workbench.transport.json_answer), not by RULES
+JSON_ANSWER = "json_answer"
 
 _F, _S, _R, _U = Outcome.FAILED, Outcome.SUCCESS, Outcome.REJECTED, Outcome.UNRECOGNISED
 _YES, _IDEM, _NO = Retried.YES, Retried.IF_IDEMPOTENT, Retried.NO

@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from workbench.writers.journal import HOTELS_SQL
+from workbench.writers.journal import HOTELS_SQL, journal_problem
 
 ACCEPTED_COLUMNS = {"hotel_code": "int64", "inv_type_code": "category", "rate_plan_code": "category",
                     "date": "datetime64[s]", "guests": "int64", "price": "category"}
@@ -111,7 +111,14 @@ def _repeated(values: list[str], take: np.ndarray) -> pd.Categorical:
 
 
 def _connect(path: str | Path) -> sqlite3.Connection:
-    return sqlite3.connect(f"file:{Path(path).resolve()}?mode=ro", uri=True, timeout=30)
+    """A read-only connection whose first read fails here, as a :class:`JournalError`, when the file is
+    not a usable journal (damaged, truncated, not SQLite)."""
+    try:
+        db = sqlite3.connect(f"file:{Path(path).resolve()}?mode=ro", uri=True, timeout=30)
+        db.execute("SELECT name FROM sqlite_master LIMIT 1").fetchall()
+    except sqlite3.DatabaseError as exc:
+        raise journal_problem(Path(path), exc) from None
+    return db
 
 
 def _has_accepted(db: sqlite3.Connection) -> bool:

@@ -23,6 +23,7 @@ from __future__ import annotations
 import time
 from collections import defaultdict
 from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -86,6 +87,18 @@ class PushInterrupted(WorkbenchError):
         super().__init__(message)
         self.sent = sent
         self.result: Any = None  # the kind's push result of what was sent, when its flow made one
+
+
+@contextmanager
+def result_when_stopped(make: Callable[[Sent], Any]) -> Iterator[None]:
+    """Around a kind's :func:`send`: the :class:`PushInterrupted` of a Ctrl-C / SIGTERM carries
+    ``make(sent)``, the kind's result of what was sent, so the caller still writes its reports."""
+    try:
+        yield
+    except PushInterrupted as stopped:
+        if stopped.result is None:
+            stopped.result = make(stopped.sent)
+        raise
 
 
 def target_of(settings: Settings) -> str:

@@ -48,7 +48,7 @@ def write_requests(directory: str | Path, planned: Sequence[Planned], names: Seq
     out = Path(directory)
     out.mkdir(parents=True, exist_ok=True)
     (out / MANIFEST).unlink(missing_ok=True)  # an interrupted write leaves a folder `push requests` refuses
-    for old in out.glob("*.xml"):
+    for old in (*out.glob("*.xml"), *out.glob("*.json")):  # the request files of every kind (XML, JSON)
         old.unlink()
     for name, p in zip(names, planned, strict=True):
         (out / name).write_bytes(p.body)

@@ -67,7 +67,7 @@ CREATE INDEX IF NOT EXISTS requests_run ON requests(run_id);
 """
 #: columns later journals added, with their SQL type (added to a journal written before them)
 ADDED_COLUMNS = {
-    "runs": {"kind": "TEXT"},
+    "runs": {"kind": "TEXT", "reports": "TEXT"},
     "requests": {"kind": "TEXT NOT NULL DEFAULT 'rates'", "operation": "TEXT", "key": "TEXT", "property": "TEXT",
                  "what": "TEXT", "creates": "TEXT", "made": "TEXT", "sha256": "TEXT", "ruids": "TEXT",
                  "note": "TEXT"},
@@ -89,10 +89,15 @@ class JournalError(TerminalError):
 def journal_problem(path: Path, exc: sqlite3.Error) -> JournalError:
     """What to tell the analyst about a SQLite failure on the journal ``path``."""
     text = str(exc)
-    if "full" in text.casefold():
+    name = str(getattr(exc, "sqlite_errorname", "") or "")
+    if "full" in text.casefold() or name == "SQLITE_FULL":
         return JournalError(f"the disk of the journal `{path}` is full ({text}): free some space and run the same "
                             "command again; what the journal recorded before is kept, and the push resumes where it "
                             "stopped")
+    if name.startswith("SQLITE_IOERR") and name != "SQLITE_IOERR_SHORT_READ":
+        return JournalError(f"the journal `{path}` could not be written ({text}, {name}: the disk is full or failing): "
+                            "free some space or check the disk, then run the same command again; what the journal "
+                            "recorded before is kept, and the push resumes where it stopped")
     if "locked" in text.casefold() or "busy" in text.casefold():
         return JournalError(f"the journal `{path}` stayed locked by another process for 30 s ({text}): let the other "
                             "command finish, then run this one again")
@@ -149,6 +154,11 @@ class Journal(RateCells, AvailCells, Items):
             cur = db.execute("INSERT INTO runs(target, command, started, kind) VALUES (?,?,?,?)",
                              (target, command, now_text(), kind))
             return int(cur.lastrowid or 0)
+
+    def record_reports(self, run_id: int, paths: Sequence[str | Path]) -> None:
+        """The reports a command wrote of run ``run_id`` (a JSON list of paths; ``workbench runs`` lists them)."""
+        with self._tx() as db:
+            db.execute("UPDATE runs SET reports=? WHERE run_id=?", (json.dumps([str(p) for p in paths]), run_id))
 
     def finish_run(self, run_id: int, status: str, **counts: int) -> None:
         sets = ", ".join(f"{k}=?" for k in counts)

@@ -163,12 +163,9 @@ def send_rates(valid: pd.DataFrame, settings: Settings, *, journal: str | Path =
         return rates_result(sent, valid_total=len(valid), changed=counts.get("cells_changed", 0), headers=headers,
                             skipped_rows=skipped_rows, files=files, held=held, refused=refused, not_sent=not_sent)
 
-    try:
+    with driver.result_when_stopped(result):  # the reports still say what was sent
         sent = driver.send(RatesKind(), prepare, settings, journal=journal, command=command, progress=progress,
                            client=client, client_options=client_options, lock_wait=lock_wait, counts=counts)
-    except driver.PushInterrupted as stopped:  # the reports still say what was sent
-        stopped.result = result(stopped.sent)
-        raise
     return result(sent)
 
 

@@ -55,6 +55,10 @@ def send_folder(directory: str | Path | RequestFolder, settings: Settings, *, jo
         counts["cells_changed"] = int(sum(len(p) for p in parts))
         return planned_rates(requests, parts)
 
-    sent = driver.send(RatesKind(), prepare, settings, journal=journal, command=command, progress=progress,
-                       client_options=client_options, lock_wait=lock_wait, counts=counts)
-    return rates_result(sent, valid_total=len(cells), changed=counts["cells_changed"], headers=folder.headers)
+    def result(sent: driver.Sent) -> PushResult:
+        return rates_result(sent, valid_total=len(cells), changed=counts["cells_changed"], headers=folder.headers)
+
+    with driver.result_when_stopped(result):
+        sent = driver.send(RatesKind(), prepare, settings, journal=journal, command=command, progress=progress,
+                           client_options=client_options, lock_wait=lock_wait, counts=counts)
+    return result(sent)

@@ -43,6 +43,11 @@ def test_demo_runs_end_to_end(workbench, tmp_path: Path) -> None:
     read_back = pd.read_csv(out / "availability-read.csv", dtype={"InvTypeCode": str, "RatePlanCode": str})
     assert list(read_back.columns[:4]) == ["HotelCode", "InvTypeCode", "RatePlanCode", "Date"]
     assert set(read_back["HotelCode"]) == {1000001, 1000004}
+    # the sandbox in its default mode, the platform as it is today: every call with the account's token
+    calls = pd.read_csv(out / "sandbox-requests.csv", dtype=str)
+    assert "token-exchange" in set(calls["endpoint"]) and "WORKBENCH_AUTH=token" in (
+        out / "sandbox" / "connection.env").read_text()
+    assert set(calls["account"]) == {"sandbox-api-token"} and "401" not in set(calls["status"])
     # the last step: property health on what the pushes (and the health seed) left on the sandbox
     assert "6. Property health" in run.stdout and "property 1000004 has nothing to fix" in run.stdout
     findings = pd.read_csv(out / "health.csv", encoding="utf-8-sig", dtype={"inv_type_code": str, "rate_plan_code": str})
@@ -58,6 +63,10 @@ def test_demo_runs_end_to_end(workbench, tmp_path: Path) -> None:
     assert {"floors_max", "coordinates_country", "tax_number_check_digits"} <= set(issues["rule"])
     filled = pd.read_excel(out / "content-fixed.xlsx", sheet_name="Property")
     assert filled["HotelCode"].notna().all()  # the new properties' HotelCodes, written into the copy
+    # step 8: past the sunset, the same content through the modular APIs, read back, and the read-back sends nothing
+    assert "8. After the sunset" in run.stdout and "20 success; 4 created" in " ".join(run.stdout.split())
+    assert "pushed again: 0 request(s) through the modular APIs: nothing to send" in " ".join(run.stdout.split())
+    assert {"Property", "Contacts", "Fees"} <= set(load_workbook(out / "content-fetched.xlsx").sheetnames)
     # a second run starts from a fresh sandbox and journal, so it shows the same
     again = workbench(["demo", "--out", "demo"], cwd=tmp_path, env={"HOME": str(tmp_path)}, timeout=600)
     assert again.returncode == 0 and "7 of 1,279 price(s) changed" in again.stdout

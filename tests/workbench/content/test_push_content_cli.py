@@ -134,7 +134,7 @@ def test_from_the_sunset_the_push_is_refused_with_exit_2(served, frames, tmp_pat
     platform, env = served
     _use(monkeypatch, frames.check_of(frames.new_property()))
     monkeypatch.setattr(operations, "cet_today", lambda now=None: dt.date(2026, 12, 31))
-    out = _run(tmp_path, "--env-file", str(env))
+    out = _run(tmp_path, "--env-file", str(env), "--api", "ota")  # from the sunset the default is --api modular
     assert out.exit_code == 2 and platform.sent == []
     assert "was sunset on 2026-12-31" in out.output
 

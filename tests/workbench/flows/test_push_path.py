@@ -212,3 +212,46 @@ def test_an_edited_request_in_a_folder_is_refused(tmp_path: Path) -> None:
     request.write_bytes(request.read_bytes().replace(b"</", b" </", 1))
     with pytest.raises(InputError, match="was changed after it was written"):
         push_requests(tmp_path / "dry", settings, journal=tmp_path / "j.sqlite", progress=False)
+
+
+@pytest.mark.slow
+def test_a_new_in_flight_at_a_kill_is_never_sent_again(serve, tmp_path: Path) -> None:
+    """Issue 22: a content New whose sender died while it was in flight (journalled as being sent, its answer
+    never seen) is not sent again: it is held and reported as unclear, with what to do."""
+    sb = serve("--faults", "latency=4s", "--rtb-enabled")
+    book = fixed_content(tmp_path / "content.xlsx")
+    journal = tmp_path / "journal.sqlite"
+    env = sb.env_file(tmp_path / "push.env", max_in_flight="1", content_api_rtb_enabled="1")
+    cmd = [str(EXE), "push", "content", str(book), "--env-file", str(env), "--journal", str(journal)]
+    in_flight = "SELECT count(*) FROM requests WHERE status='sending' AND creates IS NOT NULL"
+    assert kill_when(cmd, journal, in_flight, 1) == 1
+    (ref,) = journal_rows(journal, "SELECT creates FROM requests WHERE status='sending'")[0]
+    again = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    assert again.returncode == 1, again.stdout + again.stderr  # the unclear one holds the push back
+    assert f"`{ref}`" in again.stdout and "unclear" in again.stdout, again.stdout
+    resent = journal_rows(journal, f"SELECT count(*) FROM requests WHERE run_id=2 AND creates='{ref}'")[0][0]
+    assert resent == 0, "a New in flight at the kill was sent again"
+    props = sb.get_csv("properties.csv")
+    assert (props["CustomID"] == ref).sum() <= 1  # the request in flight made it, or (cut off) did not: never twice
+    log = sb.get_csv("requests.csv")
+    assert (log["endpoint"].str.contains("DescriptiveContentNotif")).sum() == 1
+
+
+def test_an_edited_rates_request_is_refused_so_the_journal_records_what_is_sent(tmp_path: Path) -> None:
+    """Issue 22: a hand-edited request of a rates folder was sent as written while the journal recorded the
+    price of cells.parquet; the manifest's SHA-256 per request refuses it before anything is sent."""
+    from workbench.errors import InputError
+    from workbench.flows.folders import push_requests
+    from workbench.flows.rates import check_rates, dry_run
+    from workbench.paths import SAMPLES
+
+    check = check_rates(SAMPLES / "lisbon_seasons.csv", as_of="2026-12-01")
+    dry_run(check, tmp_path / "dry", skip_invalid=True)
+    request = sorted((tmp_path / "dry").glob("*.xml"))[0]
+    body = request.read_bytes()
+    request.write_bytes(body.replace(b'Tax="', b'Tax="9', 1))  # a price edited by hand
+    assert request.read_bytes() != body
+    settings = Settings(base_url="https://127.0.0.1:9", username="u", password=Secret("p"))  # never reached
+    with pytest.raises(InputError, match=f"`{request}` was changed after it was written"):
+        push_requests(tmp_path / "dry", settings, journal=tmp_path / "j.sqlite", progress=False)
+    assert not (tmp_path / "j.sqlite").exists()  # refused before anything was journalled

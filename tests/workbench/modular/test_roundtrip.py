@@ -33,6 +33,9 @@ SAMPLE_ISSUES = {
     ("Services", 2, "Included", "modular_not_sent"), ("Services", 3, "Included", "modular_not_sent"),
     ("Services", 2, "Types", "modular_not_sent"), ("Services", 2, "Items", "modular_not_sent"),
     *{("Policies", r, "CancelPolicyCode", "not_yet_sendable") for r in (2, 3, 4, 5)},
+    # the English address's HotelName (the spec's E4 requires it) is sent as the property name: lost where it
+    # differs from the Property sheet's (`Casa do Rio` / `CASA DO RIO PORTO`, the Dutch name of the Amsterdam flat)
+    ("Contacts", 5, "HotelName", "modular_not_sent"), ("Contacts", 14, "HotelName", "modular_not_sent"),
 }
 
 

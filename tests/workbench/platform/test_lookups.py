@@ -77,23 +77,23 @@ def test_lists_are_cached_with_their_fetch_time_and_refreshed_daily(tmp_path: Pa
     cache = LookupCache(tmp_path / "lookups.json", clock=clock)
     client = FakeClient()
     first = fetch_lookups(client, cache, "https://sandbox")  # type: ignore[arg-type]
-    assert client.calls == ["currencies", "countries", "citytaxcategory"]
-    assert first.fetched_at["countries"] == clock.now and first.ruids["currencies"] == "r-currencies"
+    assert client.calls == ["countries", "citytaxcategory"]  # /xml/currencies is sunset: never called
+    assert first.fetched_at["countries"] == clock.now and first.ruids["countries"] == "r-countries"
     lookups = first.content_lookups()
-    assert lookups.currencies == frozenset({"EUR", "BRL", "USD"}) and "PT" in (lookups.countries or ())
+    assert {"EUR", "BRL", "USD", "CHF"} <= (lookups.currencies or set()) and "PT" in (lookups.countries or ())
     cats = lookups.city_tax_categories
     assert cats is not None and list(cats.columns) == ["country", "city", "category_id", "name"]
     assert str(cats["category_id"].dtype) == "Int64"
     assert "1 record(s) without their key were skipped" in first.warnings[0]
     clock.now += timedelta(hours=23)
     again = fetch_lookups(client, cache, "https://sandbox")  # type: ignore[arg-type]
-    assert len(client.calls) == 3 and again.fetched_at["countries"] == datetime(2026, 11, 25, 8, 0, tzinfo=UTC)
+    assert len(client.calls) == 2 and again.fetched_at["countries"] == datetime(2026, 11, 25, 8, 0, tzinfo=UTC)
     pd.testing.assert_frame_equal(again.countries, first.countries)
     fetch_lookups(client, cache, "https://other")  # type: ignore[arg-type]
-    assert len(client.calls) == 6  # another platform: its own copies
+    assert len(client.calls) == 4  # another platform: its own copies
     clock.now += timedelta(hours=2)
     fetch_lookups(client, cache, "https://sandbox")  # type: ignore[arg-type]
-    assert len(client.calls) == 9  # a day old: refreshed
+    assert len(client.calls) == 6  # a day old: refreshed
 
 
 def test_a_failed_refresh_uses_the_older_copy_and_says_so(tmp_path: Path) -> None:
@@ -112,6 +112,14 @@ def test_a_list_never_read_is_unknown_and_fatal_failures_raise(tmp_path: Path) -
     assert partial.content_lookups().city_tax_categories is None
     assert partial.content_lookups().currencies is not None
     assert any(w.endswith("the rules needing it are not checked") for w in partial.warnings)
-    with pytest.raises(PlatformReadError, match="reading /xml/currencies failed"):
-        fetch_lookups(FakeClient(fail={"currencies", "countries", "citytaxcategory"}, fatal=True),  # type: ignore[arg-type]
+    with pytest.raises(PlatformReadError, match="reading /xml/countries failed"):
+        fetch_lookups(FakeClient(fail={"countries", "citytaxcategory"}, fatal=True),  # type: ignore[arg-type]
                       LookupCache(tmp_path / "other.json"), "s")
+
+
+def test_the_currencies_are_iso_4217_less_what_no_price_is_given_in() -> None:
+    from workbench.platform.lookups import NOT_TENDER, shipped_currencies
+
+    codes = [r["code"] for r in shipped_currencies()]
+    assert {"EUR", "BRL", "USD", "CHF", "JPY", "XOF", "XPF"} <= set(codes) and codes == sorted(codes)
+    assert not set(codes) & NOT_TENDER and {"XAU", "XTS", "XXX", "CHE"} <= NOT_TENDER

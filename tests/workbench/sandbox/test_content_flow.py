@@ -44,9 +44,9 @@ def box(**config) -> InProcess:
     return InProcess(SandboxConfig(**{"today": TODAY, "password": "pw", **config}))
 
 
-def send(sb: InProcess, body: str) -> etree._Element:
+def send(sb: InProcess, body: str, status: int = 200) -> etree._Element:
     r = sb.content(body.encode("utf-8"))
-    assert r.status_code == 200, r.text
+    assert r.status_code == status, r.text
     assert parse_response(r.content).ruid
     return etree.fromstring(r.content)
 
@@ -246,7 +246,7 @@ def test_rtb_needs_the_provider_setting_and_a_new_property():
 def test_sunset_by_the_sandbox_date(today, refused):
     sb = box(today=today)
     try:
-        root = send(sb, B.NL)
+        root = send(sb, B.NL, 400 if refused else 200)  # from the sunset: HTTP 400, the operation is gone
         if refused:
             assert [(e.get("Code"), e.get("ShortText")) for e in root.iterfind("o:Errors/o:Error", NS)] == [
                 ("DEPRECATED_OPERATION", "OTA_HotelDescriptiveContentNotif was sunset on 2026-12-31; use the Property "
@@ -273,7 +273,7 @@ def test_the_unpinned_date_is_the_cet_date(monkeypatch):
     sb = box(today=None)
     try:
         assert sb.sandbox.today() == dt.date(2026, 12, 31)
-        assert codes(send(sb, B.NL)) == ["DEPRECATED_OPERATION"]
+        assert codes(send(sb, B.NL, 400)) == ["DEPRECATED_OPERATION"]
     finally:
         sb.close()
 

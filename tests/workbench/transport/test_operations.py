@@ -12,8 +12,10 @@ from workbench.transport import OPERATIONS, SPEC_LIMITS, operation
 def test_sandbox_serves_each_operation_as_the_client_sends_it(name):
     op = OPERATIONS[name]
     endpoint = BY_NAME[name]
-    assert (endpoint.path, endpoint.host) == (op.path, op.host)
-    assert op.content_type in endpoint.content_types
+    assert (endpoint.path, endpoint.host, endpoint.method) == (op.path, op.host, op.method)
+    # a call without a body (a JSON API's GET or DELETE) has no Content-Type to check
+    assert op.content_type in endpoint.content_types or (op.json and not endpoint.content_types
+                                                         and op.method in ("GET", "DELETE"))
     assert endpoint.versioned == op.accept_version
 
 

@@ -12,9 +12,18 @@ from starlette.routing import Route
 
 from workbench.sandbox.platform.availability_state import AvailabilityStore
 from workbench.sandbox.platform.content_state import PARTS
+from workbench.sandbox.platform.modular_state import APIS, ModularStore
+from workbench.sandbox.platform.modular_tables import (
+    bathrooms_csv,
+    modular_json,
+    room_facilities_csv,
+    unit_rooms_csv,
+    units_csv,
+)
 from workbench.sandbox.platform.pipeline import Sandbox
 from workbench.sandbox.platform.protocol import new_ruid
 from workbench.sandbox.platform.tables import room_rates_csv
+from workbench.sandbox.platform.unit_state import units_of
 
 CSV_MEDIA = "text/csv; charset=utf-8"
 View = Callable[[Request], Awaitable[Response]]
@@ -71,9 +80,23 @@ def admin_routes(sandbox: Sandbox) -> list[Route]:
             return JSONResponse({"error": str(exc), "ruid": new_ruid()}, status_code=400)
         return JSONResponse({"bookings": n, "ruid": new_ruid()})
 
+    async def modular(request: Request) -> Response:
+        api, raw = request.path_params["api"], request.query_params.get("property", "")
+        if api not in APIS:
+            return JSONResponse({"error": f"no modular API `{api}` (known: {', '.join(APIS)})", "ruid": new_ruid()},
+                                status_code=404)
+        if not raw.strip().isdigit():
+            return JSONResponse({"error": "give the property as ?property=ID", "ruid": new_ruid()}, status_code=400)
+        return JSONResponse(modular_json(sandbox.own(ModularStore), sandbox.own(units_of), api, int(raw)))
+
     routes = [Route(f"/_sandbox/{kind}.csv", room_csv(kind)) for kind in ("rooms", "subrooms", "amenities")]
     routes += [Route("/_sandbox/availability.csv", _csv(lambda: sandbox.own(AvailabilityStore).csv())),
                Route("/_sandbox/bookings", seed_bookings, methods=["POST"])]
+    routes += [Route("/_sandbox/modular/{api}.json", modular),
+               Route("/_sandbox/units.csv", _csv(lambda: units_csv(sandbox.own(units_of)))),
+               Route("/_sandbox/unit_rooms.csv", _csv(lambda: unit_rooms_csv(sandbox.own(units_of)))),
+               Route("/_sandbox/room_facilities.csv", _csv(lambda: room_facilities_csv(sandbox.own(ModularStore)))),
+               Route("/_sandbox/bathrooms.csv", _csv(lambda: bathrooms_csv(sandbox.own(ModularStore))))]
     routes += [Route("/_sandbox/rooms/{hotel:int}/{inv}/active", set_room_active, methods=["POST"])]
     routes += [Route("/_sandbox/properties.csv", _csv(lambda: sandbox.content.properties_csv(sandbox.registry))),
                Route("/_sandbox/content/{part}.csv", content_csv),

@@ -3,7 +3,8 @@
 
 The app serves the endpoints of the operation families (:data:`~workbench.sandbox.platform.families.FAMILIES`,
 plus any given): one route per path pattern, the endpoint chosen by the request's method, every call
-through the pipeline (:class:`~workbench.sandbox.platform.pipeline.Sandbox`); and the sandbox's own
+through the pipeline (:class:`~workbench.sandbox.platform.pipeline.Sandbox`); the token exchange
+(``POST /token-based-authentication/exchange``, with ``auth="platform"``); and the sandbox's own
 ``/_sandbox/`` routes (:mod:`~workbench.sandbox.platform.admin`).
 """
 
@@ -27,6 +28,7 @@ from workbench.sandbox.platform.families import FAMILIES
 from workbench.sandbox.platform.issues import Issue
 from workbench.sandbox.platform.pipeline import Sandbox
 from workbench.sandbox.platform.protocol import JSON_MEDIA, XML_MEDIA, bxml_fault, json_body, new_ruid
+from workbench.transport.operations import EXCHANGE_PATH
 
 
 class _KeepRawSend:
@@ -94,7 +96,8 @@ def create_app(config: SandboxConfig | None = None, handlers: Mapping[str, Handl
             return Response(body, status_code=405, media_type=JSON_MEDIA, headers=headers)
         return PlainTextResponse("Method Not Allowed", status_code=405, headers=headers)  # as Starlette answers
 
-    app = Starlette(routes=[*platform_routes(sandbox), *admin_routes(sandbox)],
+    exchange = [Route(EXCHANGE_PATH, sandbox.exchange, methods=["POST"])] if sandbox.tokens is not None else []
+    app = Starlette(routes=[*platform_routes(sandbox), *exchange, *admin_routes(sandbox)],
                     exception_handlers={404: not_found, 405: not_allowed})
     app.state.sandbox = sandbox
     return _KeepRawSend(app)

@@ -10,6 +10,9 @@ from workbench.sandbox.platform.fx import DEFAULT_FX_FILE
 from workbench.sandbox.platform.room_state import DEFAULT_PLATFORM_ROOMS
 from workbench.sandbox.platform.seed import DEFAULT_REGISTRY, Registry
 
+#: the sandbox's modes of authentication (``SandboxConfig.auth``)
+AUTH_MODES = ("platform", "spec")
+
 
 @dataclass
 class SandboxConfig:
@@ -18,7 +21,9 @@ class SandboxConfig:
     the ``OTA_HotelInvNotif`` sunset; ``provider_type`` is the machine account's provider type
     (``Home`` sees ``OTA_HotelInvNotif`` deprecated); ``platform_rooms_path`` adds amenities, beds
     and sub-rooms to the seeded room types (None: none); ``rtb_enabled`` is the provider setting
-    ``content_api_rtb_enabled`` (content may create request-to-book properties).
+    ``content_api_rtb_enabled`` (content may create request-to-book properties); ``auth`` is ``spec``
+    (Basic, as the spec is written; the default here) or ``platform`` (as the platform is today: tokens,
+    and the operation catalogue's sunsets by ``today``; ``workbench sandbox serve``'s default).
 
     A new state is seeded from ``registry`` (properties, rooms, room-rates already read, e.g. by
     ``workbench sandbox serve --registry``) or else the workbook at ``registry_path``. The sample
@@ -43,6 +48,19 @@ class SandboxConfig:
     # what OTA_HotelAvailNotif's SetMinLOS/SetMaxLOS mean: "stay_through" (the platform's older guide, the
     # default) or "arrival" (docs/availability.md); the client's WORKBENCH_LOS_READING must agree
     los_reading: str = "stay_through"
+    # "spec": Basic only, the spec's sunsets only (as the spec is written); "platform": as the platform is
+    # today (docs/live-platform.md): the token exchange, Bearer tokens, Basic refused from 2026-01-01, and
+    # every sunset and deprecation of the operation catalogue by the sandbox's date
+    auth: str = "spec"
+    token_lifetime: float = 3600.0  # seconds a token lives ("platform")
+    client_id: str = "sandbox-api-token"  # the machine account of type API token ("platform")
+    client_secret: str | None = None  # None: generated once and kept in the state
+
+    def __post_init__(self) -> None:
+        if self.auth not in AUTH_MODES:
+            raise ValueError(f"auth `{self.auth}` is not one of {', '.join(AUTH_MODES)}")
+        if self.token_lifetime <= 0:
+            raise ValueError("the token lifetime must be a positive number of seconds")
 
 
 def registry_asked(config: SandboxConfig) -> bool:

@@ -1,7 +1,10 @@
 """The platform sandbox's state and the pipeline every platform call goes through:
-Host -> Basic auth -> limits -> faults -> Content-Encoding -> Content-Type -> body (XML or JSON) ->
-Accept-Version -> the endpoint's handler. Each answer carries a ``ruid`` and is written to the
-request log, with the method and the path called.
+Host -> auth (Basic; with ``auth="platform"`` a Bearer token too, Basic refused from 2026-01-01) ->
+limits -> the platform's calendar (``auth="platform"``: 400 for a sunset operation or version,
+warning headers for a deprecated one) -> faults -> Content-Encoding -> Content-Type -> body (XML or
+JSON) -> Accept-Version -> the endpoint's handler. Each answer carries a ``ruid`` and is written to
+the request log, with the method and the path called; so is each token exchange (endpoint
+``token-exchange``).
 
 The pipeline knows no operation: the endpoints and handlers come from the operation families the
 app gives it (:mod:`workbench.sandbox.platform.families`).
@@ -24,6 +27,7 @@ from starlette.responses import Response
 from workbench.sandbox.platform.calls import Call, Family, Handler, PlatformState, Reply
 from workbench.sandbox.platform.config import SandboxConfig, registry_asked, rooms_seed
 from workbench.sandbox.platform.content_state import ContentStore
+from workbench.sandbox.platform.dates import BEARER_CHALLENGE, calendar_headers, refuse_sunset_basic
 from workbench.sandbox.platform.endpoints import GENERAL, JSON, PCI, Endpoint, limits_of
 from workbench.sandbox.platform.faults import FaultInjector
 from workbench.sandbox.platform.fx import read_fx_table
@@ -47,6 +51,8 @@ from workbench.sandbox.platform.room_codes import default_room_codes
 from workbench.sandbox.platform.room_state import RoomTypeStore
 from workbench.sandbox.platform.seed import load_registry
 from workbench.sandbox.platform.store import Store
+from workbench.sandbox.platform.tokens import TokenIssuer, TokenProblem, new_key, new_secret
+from workbench.transport.operations import EXCHANGE_PATH
 
 CET = ZoneInfo("Europe/Amsterdam")
 T = TypeVar("T")
@@ -62,6 +68,7 @@ class _Visit:
     started: float
     host: str
     account: str = ""
+    headers: dict[str, str] | None = None  # what the answer carries besides (the calendar's warnings)
 
 
 class Sandbox:
@@ -89,6 +96,9 @@ class Sandbox:
         self.faults = FaultInjector(config.faults)
         username, stored = self.store.account(config.username)
         self.accounts = {username: config.password or stored}
+        self.tokens = TokenIssuer(self.store.kept("token_key", new_key), config.client_id,
+                                  config.client_secret or self.store.kept("client_secret", new_secret),
+                                  config.token_lifetime) if config.auth == "platform" else None
         self.hosts = {GENERAL: normalize_host(config.general_host), PCI: normalize_host(config.pci_host)}
         self._owned: dict[Callable[[Store], Any], Any] = {}
 
@@ -120,11 +130,14 @@ class Sandbox:
         visit = _Visit(endpoint, request, new_ruid(), time.perf_counter(), request.headers.get("host", ""))
         try:
             self._check_host(visit.host, endpoint)
-            visit.account = check_basic_auth(request.headers.get("authorization"), self.accounts)
+            visit.account = self._authenticate(request.headers.get("authorization") or "")
             wait = self.limits.admit(visit.account, endpoint.name)
             if wait is not None:
                 raise Misuse(429, "429", f"too many calls: the limit for {endpoint.name} is reached; retry later",
                              {"Retry-After": retry_after_header(wait)})
+            if self.tokens is not None:  # the platform as it is today
+                version = (request.headers.get("accept-version") or "").strip() if endpoint.versioned else ""
+                visit.headers = calendar_headers(endpoint.name, version, self.config.provider_type, self.today())
             delay = self.faults.latency(endpoint.name)
             if delay:
                 await asyncio.sleep(delay)
@@ -138,7 +151,30 @@ class Sandbox:
         except Misuse as m:
             reply = Reply(m.status, error_body(endpoint, visit.ruid, m.code, m.text), _outcome(m.status))
             return self._respond(visit, reply, m.headers)
-        return self._respond(visit, reply)
+        return self._respond(visit, reply, visit.headers)
+
+    def _authenticate(self, header: str) -> str:
+        """The account calling: a Bearer token's client (``auth="platform"``), else the Basic credentials'."""
+        if self.tokens is not None:
+            if header[:7].lower() == "bearer ":
+                try:
+                    return self.tokens.account_of(header[7:].strip())
+                except TokenProblem as exc:
+                    raise Misuse(401, "401", str(exc), BEARER_CHALLENGE) from None
+            if header[:6].lower() == "basic ":
+                refuse_sunset_basic(self.today())
+        return check_basic_auth(header, self.accounts)
+
+    async def exchange(self, request: Request) -> Response:
+        """``POST /token-based-authentication/exchange`` (``auth="platform"``), logged as ``token-exchange``."""
+        assert self.tokens is not None
+        started, ruid = time.perf_counter(), new_ruid()
+        answer = self.tokens.exchange(await request.body(), ruid)
+        outcome = {200: "success", 401: "unauthorized", 429: "rate_limited"}.get(answer.status, "rejected")
+        self.store.log_request("token-exchange", answer.status, ruid, request.headers.get("host", ""), answer.client,
+                               outcome, (time.perf_counter() - started) * 1000, request.method, EXCHANGE_PATH)
+        return Response(answer.content(), status_code=answer.status, media_type="application/json",
+                        headers=answer.headers)
 
     def _call(self, visit: _Visit, body: bytes) -> Call:
         """Content-Type, body and Accept-Version checked: what the handler gets."""

@@ -28,6 +28,7 @@ from workbench.serving import (
     serve_forever,
     serve_in_thread,
 )
+from workbench.transport.operations import EXCHANGE_PATH
 
 CONNECTION_FILE = "connection.env"
 
@@ -66,12 +67,19 @@ class RunningSandbox:
 
 
 def settings_for(running: RunningSandbox) -> Settings:
-    """Client settings for the sandbox (limits included when they differ from the spec's)."""
+    """Client settings for the sandbox (limits included when they differ from the spec's). With
+    ``auth="platform"``, token authentication: the exchange's URL, the client id and secret, and a token
+    cache in the state folder (every process using this sandbox shares it; the user's cache stays clean)."""
     sb = running.sandbox
     limits = ",".join(f"{k}={v}" for k, v in sorted(sb.config.limits.items()))
-    return Settings(base_url=running.base_url, secure_base_url=running.secure_base_url,
-                    ca_bundle=str(running.tls.ca_bundle), username=sb.username, password=Secret(sb.password),
-                    rate_limits=limits, rate_limit_window_seconds=sb.config.limit_window)
+    settings = Settings(base_url=running.base_url, secure_base_url=running.secure_base_url,
+                        ca_bundle=str(running.tls.ca_bundle), username=sb.username, password=Secret(sb.password),
+                        rate_limits=limits, rate_limit_window_seconds=sb.config.limit_window, auth="basic")
+    if sb.tokens is None:
+        return settings
+    return settings.with_(auth="token", auth_url=running.base_url + EXCHANGE_PATH, client_id=sb.tokens.client_id,
+                          client_secret=Secret(sb.tokens.secret), token_cache=str(running.state_dir / "tokens"),
+                          provider_type=sb.config.provider_type)
 
 
 def write_connection_env(running: RunningSandbox) -> Path:
@@ -81,9 +89,14 @@ def write_connection_env(running: RunningSandbox) -> Path:
         f"WORKBENCH_BASE_URL={s.base_url}",
         f"WORKBENCH_SECURE_BASE_URL={s.secure_base_url}",
         f"WORKBENCH_CA_BUNDLE={s.ca_bundle}",
+        f"WORKBENCH_AUTH={s.auth}",
         f"WORKBENCH_USERNAME={s.username}",
         f"WORKBENCH_PASSWORD={s.password.reveal()}",
     ]
+    if s.auth == "token":
+        lines += [f"WORKBENCH_AUTH_URL={s.auth_url}", f"WORKBENCH_CLIENT_ID={s.client_id}",
+                  f"WORKBENCH_CLIENT_SECRET={s.client_secret.reveal()}", f"WORKBENCH_TOKEN_CACHE={s.token_cache}",
+                  f"WORKBENCH_PROVIDER_TYPE={s.provider_type}"]
     if s.rate_limits:
         lines.append(f"WORKBENCH_RATE_LIMITS={s.rate_limits}")
     if s.rate_limit_window_seconds != 60.0:

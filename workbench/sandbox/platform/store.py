@@ -10,7 +10,7 @@ import io
 import secrets
 import sqlite3
 import threading
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import astuple
 from datetime import UTC, datetime
@@ -112,6 +112,15 @@ class Store:
                         tuple(RoomRate(h, i, rp, n, bool(a), p, bool(f), bool(ro)) for h, i, rp, n, a, p, f, ro in links))
 
     # --- account --------------------------------------------------------------------------------
+    def kept(self, key: str, make: Callable[[], str]) -> str:
+        """A value made once (``make()``) and kept in the state: the token signing key, the client secret."""
+        with self._lock:
+            row = self._db.execute("SELECT value FROM meta WHERE key=?", (key,)).fetchone()
+            if row is None:
+                row = (make(),)
+                self._db.execute("INSERT INTO meta VALUES (?, ?)", (key, row[0]))
+        return str(row[0])
+
     def account(self, username: str = "sandbox") -> tuple[str, str]:
         """The machine account (created once, with a random password, kept across restarts)."""
         with self._lock:

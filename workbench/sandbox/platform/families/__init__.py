@@ -11,12 +11,18 @@ from workbench.sandbox.platform.endpoints import Endpoint, limits_of
 from workbench.sandbox.platform.families import (
     availability,
     catalogued,
+    charges_api,
+    contacts_api,
     content,
+    facilities_api,
     lookups,
+    policy_api,
+    property_api,
     rates,
     reservations,
     roomrates,
     rooms,
+    rooms_api,
 )
 
 FAMILIES: tuple[Family, ...] = (
@@ -28,6 +34,13 @@ FAMILIES: tuple[Family, ...] = (
     lookups.FAMILY,  # currencies, countries
     reservations.FAMILY,  # reservationssummary (not served), reservations, OTA_HotelResNotif
     availability.FAMILY,  # OTA_HotelAvailNotif, roomrateavailability
+    # the modular JSON APIs (platform-now.md 3.1-3.6), each under its published path prefix
+    property_api.FAMILY,  # /property-api/: details, settings, status, description, meta
+    contacts_api.FAMILY,  # /contacts-api/
+    facilities_api.FAMILY,  # /facilities-api/: property and room facilities, bathrooms, meta
+    charges_api.FAMILY,  # /charges-api/
+    policy_api.FAMILY,  # /policy-api/
+    rooms_api.FAMILY,  # /rooms-api/: units (one and bulk), deleted units, meta
 )
 
 #: Every endpoint the platform's families declare, by name, and the spec's limits for them.

@@ -10,7 +10,7 @@ the ``/xml/citytaxcategory`` lookup (E5).
   accepted call the property is Open when its content has all required contact profiles
   (general, invoices, PhysicalLocation), else Closed.
 - The operation is deprecated (Versioning 6): a ``DEPRECATED_OPERATION`` warning before the sunset
-  (the sandbox's CET ``today``), refused from that day on, naming the Property and Contacts interfaces.
+  (the sandbox's CET ``today``), refused with HTTP 400 from that day on, naming the Property and Contacts interfaces.
 
 A request with any error changes nothing (``Errors`` only, HTTP 200), as the other operations.
 """
@@ -72,8 +72,8 @@ async def content_notif(sb: PlatformState, call: Call) -> Reply:
         return _answer(call, errors=[Issue("INVALID_REQUEST", f"expected OTA_HotelDescriptiveContentNotifRQ, got "
                                                               f"{localname(root)}")])
     notice, refused = deprecation(sb.today())
-    if refused:
-        return _answer(call, errors=[notice])
+    if refused:  # from the sunset the operation is gone: HTTP 400 (the Property and Contacts APIs replace it)
+        return _answer(call, errors=[notice], status=400)
     contents = path_all(root, "HotelDescriptiveContents/HotelDescriptiveContent")
     if not contents:
         return _answer(call, errors=[Issue("INVALID_REQUEST", "no HotelDescriptiveContents > "
