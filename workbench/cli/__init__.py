@@ -69,8 +69,8 @@ app.add_typer(sandbox_app, name="sandbox")
 app.command("health")(health)
 app.command("demo")(demo)
 app.command("runs")(runs)
-conventions.apply(app, long=[("validate", validate_app), ("push", push_app), ("fetch", fetch_app)],
-                  sending=["push"], root_long=["health"])
+conventions.apply(app, long=[("validate", validate_app), ("push", push_app), ("fetch", fetch_app),
+                             ("reconcile", reconcile_app)], sending=["push", "reconcile"], root_long=["health"])
 
 
 def main() -> None:

@@ -12,6 +12,7 @@ from rich.markup import escape
 
 from workbench.cli.common import EnvFileOpt, JournalOpt, fetch_app, load_settings, reconcile_app
 from workbench.cli.console import check_paths, clip, console, fail, print_outcome, written
+from workbench.cli.paths import check_outputs
 
 HotelOpt = Annotated[list[int], typer.Option("--hotel", help="Property id (HotelCode); may repeat.",
                                              show_default=False)]
@@ -55,10 +56,16 @@ def fetch_availability_cmd(
 
     Exit code 0: every read answered; 1: the platform refused or failed some reads (the others are written);
     2: the input or the settings cannot be used.
+
+    Examples:
+
+      workbench fetch availability --hotel 1000001 --out held.xlsx
+      workbench fetch availability --hotel 1000001 --hotel 1000004 --from 2027-01-01 --days 90 --out held.csv
     """
     from workbench.errors import WorkbenchError
     from workbench.flows.availability import fetch_availability
 
+    check_outputs({"--env-file": env_file}, files={"--out": out})
     _table_path(out)
     first = _start(start)
     try:
@@ -100,10 +107,17 @@ def reconcile_availability_cmd(
 
     Exit code 0: no difference; 1: differences found (and, with --fix, sent again: 0 when every fix applied) or
     reads refused; 2: the input or the settings cannot be used.
+
+    Examples:
+
+      workbench reconcile availability --hotel 1000001 --report differences.xlsx
+      workbench reconcile availability --hotel 1000001 --journal .workbench/journal.sqlite --fix
     """
     from workbench.errors import WorkbenchError
     from workbench.flows.availability import reconcile_availability
 
+    check_outputs({"--journal": journal, "--env-file": env_file}, files={"--report": report},
+                  folders={"--dry-run": dry_run})
     for path in report or []:
         _table_path(path)
     if dry_run is not None and not fix:
