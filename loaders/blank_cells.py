@@ -4,14 +4,15 @@ value, and the cells of a merged range other than its first.
 A blank cell means "no value" to a reader (no price, or "keep what the platform has" for rooms),
 so each of these becomes an error on its cell instead. Error values come with the sheet
 (``RawSheet.errors``, from fastexcel); formulas and merged ranges need the sheet XML, which is read
-only when a column read has a blank cell or rows are missing.
+only when a column read has a blank cell or rows are missing, and not at all when the bounds check
+before reading scanned the sheet whole and found neither (``xlsx_bounds.known_plain``).
 """
 
 from __future__ import annotations
 
 import zipfile
 
-from loaders import xlsx_xml
+from loaders import xlsx_bounds, xlsx_xml
 from loaders.sheets import RawSheet
 
 
@@ -20,6 +21,8 @@ def blank_cells(raw: RawSheet) -> xlsx_xml.Blanks:
     sheet column). Only .xlsx/.xlsm hold them; costs one pass over the sheet."""
     none = xlsx_xml.Blanks({}, [])
     if raw.path.suffix.lower() not in xlsx_xml.XLSX_SUFFIXES or not raw.sheet:
+        return none
+    if xlsx_bounds.known_plain(raw.path, raw.sheet):  # scanned whole before reading: neither is there
         return none
     try:
         found = xlsx_xml.scan_blanks(raw.path, raw.sheet)

@@ -11,7 +11,10 @@ strings, and every zip part as inflated. So, before they see a workbook:
   ``sharedStrings.xml``'s ``uniqueCount`` (or, without it, the strings counted in a sample);
 - :func:`check_sheet` reads a sheet's ``<dimension ref>`` and, when it is absent, suspicious or
   the sheet small, the sheet's real extent: every cell reference is scanned (RE2 through pyarrow,
-  about half a second for a 260 MB sheet; milliseconds when the dimension is there).
+  about half a second for a 260 MB sheet; milliseconds when the dimension is there). A sheet scanned
+  whole is also looked through for formulas and merged cells: one without either is remembered
+  (:func:`known_plain`), so the scan for formulas without a saved value (``blank_cells``) need not
+  inflate it again.
 
 Both raise :class:`~loaders.errors.LoadError` naming the file, the sheet and what it declares.
 A file that is not a readable zip is let through: the reader says it is damaged, as before.
@@ -72,6 +75,17 @@ def check_sheet(path: Path, sheet: str, bounds: WorkbookBounds = DEFAULT_BOUNDS)
     or cheap to verify) is more than ``bounds.max_cells`` cells or past Excel's last cell. A file
     checked before in this process (same size and time) is not read again."""
     _raise(_verdict(os.path.abspath(path), _stamp(path), sheet, bounds), path)
+
+
+#: sheets a whole scan found without any formula or merged cell: (path, file version, sheet)
+_PLAIN: set[tuple[str, tuple[int, int], str]] = set()
+_MARKS = r"<(?:\w+:)?f[\s>/]"
+
+
+def known_plain(path: Path, sheet: str) -> bool:
+    """True when :func:`check_sheet` scanned this version of the sheet whole and found no formula and no
+    merged cell in it (False: not known, or it has some)."""
+    return (os.path.abspath(path), _stamp(path), sheet) in _PLAIN
 
 
 def _stamp(path: Path) -> tuple[int, int]:
@@ -139,7 +153,9 @@ def _sheet(path: Path, sheet: str, bounds: WorkbookBounds) -> None:
                 cells = (last_col - first_col + 1) * (last_row - first_row + 1)
                 if info.file_size > SCAN_ALWAYS and info.file_size <= BYTES_A_CELL * cells + SCAN_ALWAYS:
                     return  # a plausible declaration on a big sheet: trusted
-            found = _scan(fh, info, bounds)
+            found, marks = _scan(fh, info, bounds)
+            if not marks:
+                _PLAIN.add((str(path), _stamp(path), sheet))
             if found is not None:
                 _refuse_extent(path, sheet, "has", 1, 1, *found, bounds)
     except _UNREADABLE:
@@ -294,9 +310,9 @@ def _refuse_extent(path: Path, sheet: str, verb: str, first_col: int, first_row:
                     "range", source=path.name, sheet=sheet)
 
 
-def _scan(fh: BinaryIO, info: zipfile.ZipInfo, bounds: WorkbookBounds) -> tuple[int, int] | None:
-    """(last column, last row), 1-based, over every cell and row of the sheet; ``None`` when they
-    are within bounds whatever they are.
+def _scan(fh: BinaryIO, info: zipfile.ZipInfo, bounds: WorkbookBounds) -> tuple[tuple[int, int] | None, bool]:
+    """(last column, last row), 1-based, over every cell and row of the sheet (``None`` when they
+    are within bounds whatever they are), and whether the sheet holds a formula or a merged cell.
 
     With every row Excel has, ``safe`` columns fit in ``bounds.max_cells``. RE2 looks through the
     sheet for what could go past that: a reference past column ``safe`` or past Excel's last row,
@@ -307,9 +323,14 @@ def _scan(fh: BinaryIO, info: zipfile.ZipInfo, bounds: WorkbookBounds) -> tuple[
     columns = greater_pattern(column_letters(safe - 1) if safe else "", "ABCDEFGHIJKLMNOPQRSTUVWXYZ", "[A-Z]")
     rows = greater_pattern(str(EXCEL_ROWS), "0123456789", "[0-9]", first="[1-9]")
     past = f' r="(?:(?:{columns})[0-9]|[A-Z]*0*(?:{rows})")'
+    flagged = marks = False
     with closing(_chunks(fh, info)) as chunks:  # closed (its helper thread stopped) before reading again
-        flagged = any(_found(text, _IRREGULAR) or _found(text, past) for text in chunks)
-    return _exact(fh, info, bounds) if flagged else None
+        for text in chunks:
+            flagged = flagged or _found(text, _IRREGULAR) or _found(text, past)
+            marks = marks or _has_marks(text)
+            if flagged and marks:
+                break
+    return (_exact(fh, info, bounds) if flagged else None), marks
 
 
 def _chunks(fh: BinaryIO, info: zipfile.ZipInfo) -> Generator[bytes, None, None]:
@@ -323,6 +344,12 @@ def _chunks(fh: BinaryIO, info: zipfile.ZipInfo) -> Generator[bytes, None, None]
                 yield tail + data[:512]
             yield data
             tail = data[-512:]
+
+
+def _has_marks(data: bytes) -> bool:
+    """Whether ``data`` holds a formula or a merged cell. A formula's tag has an ``f``, a letter sheet data
+    rarely holds (a byte search skips the rest: RE2 looks only where there is one); merged cells are named."""
+    return (b"f" in data and _found(data, _MARKS)) or b"mergeCell" in data
 
 
 def _found(data: bytes, pattern: str) -> bool:

@@ -48,9 +48,18 @@ _EXPORTS = {
     "RatesCheck": "workbench.flows.rates",
     "DryRun": "workbench.flows.rates",
     "PushResult": "workbench.writers.push",
-    # availability and restrictions (checking; sending goes through the one push path)
+    # availability and restrictions (``dry_run`` writes an availability check's requests too)
     "check_availability": "workbench.flows.availability",
     "AvailabilityCheck": "workbench.flows.availability",
+    "plan_availability": "workbench.flows.availability",
+    "push_availability": "workbench.flows.availability",
+    "fetch_availability": "workbench.flows.availability",
+    "reconcile_availability": "workbench.flows.availability",
+    "AvailabilityDryRun": "workbench.flows.availability",
+    "AvailabilityPlan": "workbench.writers.avail_plan",
+    "AvailabilityPushResult": "workbench.writers.avail_push",
+    "AvailabilityReconciliation": "workbench.flows.availability_read",
+    "PlatformAvailability": "workbench.platform.availability",
     # room types and amenities
     "check_rooms": "workbench.flows.rooms",
     "preview_rooms": "workbench.flows.rooms",
@@ -122,7 +131,8 @@ _EXPORTS = {
 }
 
 __all__ = [
-    "AvailabilityCheck", "BlockedByErrors", "CarSearch", "CnsClient", "CnsConfig", "ContentCheck", "ContentPushResult", "DATA",
+    "AvailabilityCheck", "AvailabilityDryRun", "AvailabilityPlan", "AvailabilityPushResult", "AvailabilityReconciliation",
+    "BlockedByErrors", "CarSearch", "CnsClient", "CnsConfig", "ContentCheck", "ContentPushResult", "DATA",
     "DeprecatedOperationWarning",
     "DryRun", "InputError", "LateDecision", "LoadError", "ModularPushResult", "NotifyService", "OperationSunset",
     "ModularRoomsPlan", "ModularRoomsPushResult", "check_rooms_modular", "default_rooms_api", "fetch_rooms_modular",
@@ -132,10 +142,11 @@ __all__ = [
     "RoomsCheck", "RoomsPushResult", "SAMPLES", "SearchParams", "SearchParamsError", "Secret", "Settings",
     "SettingsError", "TerminalError", "TransientError", "WorkbenchError", "affiliate_links", "check_availability",
     "check_content", "check_content_modular", "check_rates", "check_rooms", "create_notify_app", "dry_run",
-    "ensure_test_ca", "expand_payload", "fetch_content_modular", "fetch_registry", "fetch_rooms", "notification",
-    "notifications_frame", "plan_content_modular", "plan_rates", "preview_content", "preview_rooms",
-    "property_health", "push_content", "push_content_modular", "push_rates", "push_rooms",
-    "read_notifications", "rooms_dry_run", "run_demand_sandbox", "run_sandbox", "search_cars",
+    "ensure_test_ca", "expand_payload", "fetch_availability", "fetch_content_modular", "fetch_registry", "fetch_rooms",
+    "notification", "notifications_frame", "plan_availability", "plan_content_modular", "plan_rates",
+    "PlatformAvailability", "preview_content", "preview_rooms", "property_health", "push_availability",
+    "push_content", "push_content_modular", "push_rates", "push_rooms", "read_notifications",
+    "reconcile_availability", "rooms_dry_run", "run_demand_sandbox", "run_sandbox", "search_cars",
     "serve_in_thread", "write_health_report", "write_letters", "write_push_report", "write_report",
     "write_content_workbook", "write_plan_report", "write_rooms_workbook", "write_table", "xml_excerpt",
 ]
@@ -156,7 +167,16 @@ if TYPE_CHECKING:  # for type checkers and editors; at run time names load lazil
         TransientError,
         WorkbenchError,
     )
-    from workbench.flows.availability import AvailabilityCheck, check_availability
+    from workbench.flows.availability import (
+        AvailabilityCheck,
+        AvailabilityDryRun,
+        check_availability,
+        fetch_availability,
+        plan_availability,
+        push_availability,
+        reconcile_availability,
+    )
+    from workbench.flows.availability_read import AvailabilityReconciliation
     from workbench.flows.content import ContentCheck, check_content
     from workbench.flows.content_modular import (
         ModularPushResult,
@@ -199,6 +219,7 @@ if TYPE_CHECKING:  # for type checkers and editors; at run time names load lazil
     from workbench.notify import create_app as create_notify_app
     from workbench.ota.descriptive_info import PlatformRooms
     from workbench.paths import DATA, ROOT, SAMPLES
+    from workbench.platform.availability import PlatformAvailability
     from workbench.platform.registry import fetch_registry
     from workbench.platform.rooms import fetch_rooms
     from workbench.reports import ReportContext, write_push_report, write_report, write_table
@@ -208,6 +229,8 @@ if TYPE_CHECKING:  # for type checkers and editors; at run time names load lazil
     from workbench.sandbox.cars import run_demand_sandbox
     from workbench.sandbox.cns import CnsClient, CnsConfig, notification
     from workbench.serving import ensure_test_ca, serve_in_thread
+    from workbench.writers.avail_plan import AvailabilityPlan
+    from workbench.writers.avail_push import AvailabilityPushResult
     from workbench.writers.plan import RatesPlan
     from workbench.writers.push import PushResult
 

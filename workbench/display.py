@@ -23,7 +23,7 @@ TONES = ("ok", "error", "warning", "info")
 ROW_TONES = {"error": "error", "warning": "warning"}  # a row's value -> its mark (red / yellow)
 #: a request's outcome -> its row's mark: what was not applied is red
 OUTCOME_TONES = {"rejected": "error", "failed": "error", "unknown": "error", "not sent": "error",
-                 "interrupted": "error"}
+                 "interrupted": "error", "partial": "warning"}
 
 CSS = """
 .wb-summary{font-size:13px;line-height:1.45;margin:.2rem 0;max-width:100%}

@@ -1,6 +1,6 @@
-"""``workbench validate availability``: check availability and restriction workbooks; nothing is sent.
-
-(Pushing, planning, fetching and reconciling availability go through the one push path.)
+"""``workbench validate availability`` (check the workbooks; nothing is sent) and ``workbench push availability``
+(send them through the one push path: journal, deltas, resume, reports; or ``--dry-run DIR`` / ``--plan``).
+``fetch availability`` and ``reconcile availability`` are in :mod:`workbench.cli.availability_read`.
 """
 
 from __future__ import annotations
@@ -14,17 +14,25 @@ from rich.markup import escape
 from workbench.cli.common import (
     AsOf,
     EncodingOpt,
+    EnvFileOpt,
     HeaderRowOpt,
+    JournalOpt,
+    PushReports,
     RegistryOpt,
     ReportOpt,
     SheetOpt,
+    WaitOpt,
     WaiversOpt,
+    load_settings,
     print_skipped,
+    push_app,
     validate_app,
+    write_each,
 )
-from workbench.cli.console import check_paths, console, fail, print_issues, written
+from workbench.cli.console import check_paths, console, fail, print_issues, print_outcome, written
 from workbench.cli.kinds import refuse_other_kind
 from workbench.cli.paths import check_outputs
+from workbench.cli.scale import Engine, EngineOpt
 from workbench.cli.signals import finishing
 
 Files = Annotated[list[Path], typer.Argument(
@@ -65,12 +73,7 @@ def validate_availability_cmd(
                   files={"--report": report})
     refuse_other_kind(files, "availability", "validate")
     check_paths(report, check_report_path)
-    from expectations.rates import as_of_date
-
-    try:
-        day = as_of_date(as_of) if as_of is not None else None
-    except ValueError as exc:
-        fail(f"--as-of: {exc}")
+    day = _day(as_of)
     try:
         with console.status("Reading and checking…"):
             from workbench.flows.availability import check_availability
@@ -113,3 +116,174 @@ def _reports(check, paths: list[Path] | None) -> None:
             except (ValueError, OSError) as exc:
                 fail(f"cannot write the report `{path}`: {exc}")
             written(done)
+
+
+def _checked(files: list[Path], day, registry, rooms, sheet, encoding, header_row, waivers):
+    """``check_availability`` as the push command calls it: reading and checking in the spinner, then the
+    sheets skipped and the warnings waived. Raises what the flow raises (``LoadError``, ``WorkbenchError``)."""
+    from workbench.flows.availability import check_availability
+    from workbench.memory import batch_process
+
+    batch_process()
+    with console.status("Reading and checking…"):
+        check = check_availability(files, sheet=sheet or None, registry=registry or None, rooms=rooms or None,
+                                   as_of=day, encoding=encoding, header_row=header_row, waivers=waivers)
+    print_skipped(check.issues)
+    if waivers is not None and len(check.waived):
+        console.print(f"[dim]{len(check.waived):,} warning(s) waived by {escape(waivers.name)}: listed apart in the "
+                      "reports, counted nowhere[/]")
+    print_issues(check.issues, limit=10)
+    return check
+
+
+@push_app.command("availability")
+def push_availability_cmd(
+    files: Files,
+    dry_run: Annotated[Path | None, typer.Option(
+        "--dry-run", help="Write the requests into this folder (one .xml per hotel and month, manifest.csv, "
+                          "cells.parquet) instead of sending them; `workbench push requests DIR` sends it.",
+        show_default=False)] = None,
+    plan: Annotated[bool, typer.Option(
+        "--plan", help="Send nothing: show what a push would change against the last accepted values (the "
+                       "journal), the requests, messages and send time; --report writes the plan.")] = False,
+    as_of: AsOf = None,
+    registry: RegistryOpt = None,
+    rooms: RoomsOpt = None,
+    skip_invalid: Annotated[bool, typer.Option("--skip-invalid", help="Send only the values without errors.")] = False,
+    full: Annotated[bool, typer.Option("--full", help="Send every value, not only what changed since the platform "
+                                                      "last accepted it.")] = False,
+    env_file: EnvFileOpt = None,
+    journal: JournalOpt = Path(".workbench/journal.sqlite"),
+    report: Annotated[list[Path] | None, typer.Option(
+        "--report", help="Write a push report: .csv, .xlsx (your sheets with refused cells marked) or .html; with "
+                         "--plan, the plan (.csv, .xlsx, .html). Always written, also when nothing is sent. May "
+                         "repeat.", show_default=False)] = None,
+    sheet: SheetOpt = None,
+    encoding: EncodingOpt = None,
+    header_row: HeaderRowOpt = None,
+    waivers: WaiversOpt = None,
+    wait: WaitOpt = 0.0,
+    engine: EngineOpt = Engine.local,
+) -> None:
+    """Send rooms to sell and restrictions as OTA_HotelAvailNotif requests (one hotel and month each), or write
+    them with --dry-run, or show the plan with --plan.
+
+    Exit code 0: every request applied; 1: errors block the push or the platform refused (or applied only in
+    part) or failed some requests; 2: the input or the settings cannot be used; 130: interrupted (run the same
+    command again to resume: nothing accepted is sent twice).
+
+    Examples:
+
+      workbench push availability availability.xlsx --registry registry.xlsx --dry-run requests/
+      workbench push availability availability.xlsx --plan --report plan.html
+      workbench push availability availability.xlsx --env-file sandbox/connection.env --report push.html
+    """
+    from loaders import LoadError
+    from workbench.errors import BlockedByErrors, WorkbenchError
+    from workbench.reports.push import check_push_report_path
+    from workbench.writers.avail_rows import AVAILABILITY
+    from workbench.writers.driver import PushInterrupted
+
+    check_outputs({"files": files, "--registry": registry, "--rooms": rooms, "--waivers": waivers,
+                   "--env-file": env_file}, files={"--report": report, "--journal": journal},
+                  folders={"--dry-run": dry_run})
+    refuse_other_kind(files, "availability", "push")
+    if engine is Engine.dask:
+        fail("--engine dask cannot take availability yet: the partition pipeline (workbench/scale) reads, checks "
+             "and builds rates only; run without it (a million values take seconds in one process)")
+    if dry_run is not None and plan:
+        fail("give --dry-run DIR or --plan, not both")
+    if plan:
+        from workbench.reports.plan import check_plan_report_path
+
+        check_paths(report, check_plan_report_path)
+    else:
+        check_paths(report, check_push_report_path)
+    day = _day(as_of)
+    reports = PushReports(report, journal, AVAILABILITY)
+    target = ""
+    try:
+        settings = load_settings(env_file, check_files=dry_run is None and not plan)
+        target = settings.base_url if dry_run is None else ""
+        check = _checked(files, day, registry, rooms, sheet, encoding, header_row, waivers)
+    except (LoadError, WorkbenchError) as exc:
+        if not plan:
+            reports.nothing_sent(str(exc), target=target)
+        fail(str(exc))
+    if plan:
+        _plan(check, settings, journal, skip_invalid, full, report)
+        return
+    try:
+        if dry_run is not None:
+            from workbench.flows.availability import dry_run as write_dry_run
+
+            with console.status(f"Writing the requests into {dry_run}…"):
+                done = write_dry_run(check, dry_run, skip_invalid=skip_invalid, reading=settings.los_reading)
+            console.print(f"[green]Wrote {len(done.requests)} request(s)[/] with {done.messages:,} message(s) for "
+                          f"{done.cells:,} value(s) into [bold]{escape(str(done.directory))}[/] (see manifest.csv)"
+                          + (f"; {done.skipped_rows:,} value(s) with errors skipped" if done.skipped_rows else ""))
+            reports.nothing_sent(f"a dry run: the {len(done.requests)} request(s) were written to `{done.directory}`, "
+                                 "not sent", check)
+            return
+        from workbench.flows.availability import push_availability
+
+        result = push_availability(check, settings, journal=journal, skip_invalid=skip_invalid, full=full,
+                                   command="push availability " + " ".join(str(f) for f in files), lock_wait=wait)
+    except BlockedByErrors as exc:
+        console.print(f"[red]Nothing {'written' if dry_run is not None else 'sent'}:[/] {escape(str(exc))}")
+        reports.nothing_sent(str(exc), check, target)
+        raise typer.Exit(1) from None
+    except PushInterrupted as exc:  # Ctrl-C / SIGTERM: what was sent is in the journal, the reports say it
+        reports.stopped(exc)
+    except WorkbenchError as exc:
+        reports.nothing_sent(str(exc), check, target)
+        fail(str(exc))
+    print_outcome(result)
+    reports.write(result)
+    raise typer.Exit(0 if result.ok else 1)
+
+
+def _day(value: str | None):
+    from expectations.rates import as_of_date
+
+    try:
+        return as_of_date(value) if value is not None else None
+    except ValueError as exc:
+        fail(f"--as-of: {exc}")
+
+
+def _plan(check, settings, journal: Path, skip_invalid: bool, full: bool, report: list[Path] | None) -> None:
+    """``push availability --plan``: what a push would do; nothing is sent, the journal is not written.
+    Exit code 0, or 1 when errors would stop the push (without --skip-invalid)."""
+    from workbench.errors import WorkbenchError
+    from workbench.flows.availability import plan_availability
+
+    try:
+        with console.status("Comparing with the last accepted values…"):
+            result = plan_availability(check, settings, journal=journal, skip_invalid=skip_invalid, full=full)
+    except WorkbenchError as exc:
+        fail(str(exc))
+    console.print(("[red]" if result.blocked else "[cyan]") + escape(result.headline()) + "[/]")
+    if result.blocked:
+        console.print(f"[red]A push stops here:[/] {escape(result.blocked)}")
+    for r in result.series().query("added > 0 or changed > 0").head(10).itertuples(index=False):
+        console.print(f"  {r.hotel_code} {escape(str(r.inv_type_code))}"
+                      f"{' / ' + escape(str(r.rate_plan_code)) if r.rate_plan_code else ''} {r.restriction}: "
+                      f"{r.added} added, {r.changed} changed, {r.unchanged} unchanged")
+    write_each(report, lambda path: _write_plan(result, path), "plan report")
+    raise typer.Exit(1 if result.blocked else 0)
+
+
+def _write_plan(plan, path: Path) -> Path:
+    """The plan as ``.csv`` / ``.xlsx`` (one row per value a push would send) or ``.html`` (its summary)."""
+    if path.suffix.lower() == ".html":
+        from workbench.reports.validation import REPORT_CLASS, REPORT_CSS
+
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(f"<!doctype html><html lang='en'><head><meta charset='utf-8'><title>Availability plan</title>"
+                        f"<style>{REPORT_CSS}</style></head><body><div class='{REPORT_CLASS}'>{plan._repr_html_()}"
+                        "</div></body></html>", encoding="utf-8")
+        return path
+    from workbench.reports.tables import write_table
+
+    return write_table(plan.changes(), path, sheet_name="Plan")

@@ -1,4 +1,4 @@
-"""What the commands share: the command groups (``validate``, ``push``, ``fetch``), the options every
+"""What the commands share: the command groups (``validate``, ``push``, ``fetch``, ``reconcile``), the options every
 kind's commands take, reading the settings, the sheets skipped, and the push reports of ``--report``."""
 
 from __future__ import annotations
@@ -50,6 +50,8 @@ ReportOpt = Annotated[list[Path] | None, typer.Option(
                      "failing cells marked) or .html. May repeat.", show_default=False)]
 fetch_app = typer.Typer(help="Read what the platform stores (room types, amenities) into frames and workbooks.",
                         no_args_is_help=True)
+reconcile_app = typer.Typer(help="Compare what the platform holds with what the journal says it accepted.",
+                            no_args_is_help=True)
 SKIPPED_RULES = ("hidden_sheet", "sheet_ignored")
 
 
@@ -83,9 +85,10 @@ def load_settings(env_file: Path | None, *, check_files: bool = True):
 class PushReports:
     """The push reports asked for with ``--report``: written whatever happens, even when nothing is sent."""
 
-    def __init__(self, paths: list[Path] | None, journal: Path | None = None) -> None:
+    def __init__(self, paths: list[Path] | None, journal: Path | None = None, kind: Any = None) -> None:
         self.paths = list(paths or [])
         self.journal = journal
+        self.kind = kind  # the kind of data a push that sent nothing was about (``KindInfo``; default rates)
 
     def write(self, result: Any) -> None:
         """Every report of ``result``, all of them (a Ctrl-C waits until they are written)."""
@@ -108,8 +111,9 @@ class PushReports:
         from workbench.reports.push import NothingSent
 
         if self.paths:  # without a check the files may not be readable: the report does not copy them
+            kind = {"kind": self.kind} if self.kind is not None else {}
             self.write(NothingSent(reason, check.not_sent() if check is not None else None,
-                                   check.files if check is not None else [], target))
+                                   check.files if check is not None else [], target, **kind))
 
 
 def remember_reports(journal: Path | None, run_id: int | None, paths: list[Path] | None) -> None:

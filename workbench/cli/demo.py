@@ -1,5 +1,6 @@
 """``workbench demo``: samples -> validation reports -> requests -> a live push
-to the local sandbox over HTTPS -> a changed copy pushed as a delta -> notifications arriving.
+to the local sandbox over HTTPS -> a changed copy pushed as a delta -> availability pushed, read back and
+reconciled (step 4b) -> notifications arriving.
 
 Every step checks what it expected and the demo fails loudly (exit 1) if anything differs,
 so it doubles as a smoke test on a fresh machine. It needs no account and no network.
@@ -57,6 +58,12 @@ SEED_CLOSED_FROM = dt.date(2027, 1, 16)
 EXPECTED_HEALTH = {"not_priced", "gap", "ending_soon", "closed", "short_of_year"}
 HEALTHY_PROPERTY = 1000004
 SAMPLE_CONTENT = SAMPLES / "content.xlsx"
+SAMPLE_AVAILABILITY = SAMPLES / "availability.xlsx"
+SAMPLE_ROOMS = SAMPLES / "platform_rooms.xlsx"
+#: the availability sample's deliberate errors (data/samples/README.md)
+EXPECTED_AVAILABILITY_ERRORS = {"not_a_number", "not_a_flag", "rooms_to_sell_range", "stay_nights", "min_above_max",
+                                "rate_plan_required", "rooms_to_sell_per_room_type", "los_pricing_restriction",
+                                "unknown_room", "rate_not_active_for_room", "date_window"}
 #: the content sample's deliberate errors (data/samples/README.md) with the platform's lists and request to book on
 EXPECTED_CONTENT_ERRORS = {"floors_max", "name_all_caps", "coordinates_country", "tax_category_not_allowed",
                            "postcode_country", "phone_extension", "phone_format", "fee_condition_required",
@@ -255,6 +262,8 @@ def _live(out: Path, console: Console, wrote: Written) -> str:
         log.write_bytes(_download(sb, sb.requests_csv_url))
         wrote(log, "the sandbox's request log: every call it answered, with its ruid")
 
+        _availability(sb, out, console, wrote, journal)
+
         seed = wrote(_health_seed(out / "health-seed.csv"), "the health seed pushed for step 6")
         check3 = check_rates([seed], registry=registry, as_of=DEMO_AS_OF)
         seeded = push_rates(check3, settings, journal=journal, progress=False, command="demo: health seed")
@@ -263,6 +272,41 @@ def _live(out: Path, console: Console, wrote: Written) -> str:
         console.print(f"health seed for step 6 pushed ({seeded.cells_changed} prices: Kraków's December without "
                       "Christmas, its triple room closed from 16 January)")
         return result.target
+
+
+def _availability(sb, out: Path, console: Console, wrote: Written, journal: Path) -> None:
+    """Step 4b: the availability sample checked, its valid values pushed (one request per hotel and month),
+    read back from the platform and reconciled with the journal."""
+    from workbench.flows.availability import check_availability, fetch_availability, push_availability
+    from workbench.flows.availability import reconcile_availability as reconcile
+    from workbench.reports.push import write_push_report
+
+    console.rule("4b. Availability and restrictions: rooms to sell and stay rules, pushed and read back")
+    with console.status("Checking and pushing the availability sample…"):
+        check = check_availability(SAMPLE_AVAILABILITY, registry=SAMPLE_REGISTRY, rooms=SAMPLE_ROOMS,
+                                   as_of=DEMO_AS_OF)
+        found = set(check.errors["rule"])
+        if found != EXPECTED_AVAILABILITY_ERRORS:
+            raise DemoFailed(f"expected the availability sample's deliberate problems "
+                             f"{sorted(EXPECTED_AVAILABILITY_ERRORS)}, found {sorted(found)}")
+        result = push_availability(check, sb.settings, journal=journal, skip_invalid=True, progress=False,
+                                   command="demo: push availability")
+    console.print(f"{len(check.frame):,} values read, [red]{len(check.errors)} errors[/] (left out); "
+                  + result.summary())
+    if not result.ok or result.values_changed != len(check.valid_frame()):
+        raise DemoFailed("the sandbox did not accept every valid availability value: " + result.summary())
+    wrote(write_push_report(result, out / "availability-push-report.html"), "availability push report")
+    hotels = sorted({int(h) for h in check.valid_frame()["hotel_code"]})
+    with console.status("Reading availability back and reconciling it with the journal…"):
+        held = fetch_availability(sb.settings, hotels, start=DEMO_AS_OF, days=124, progress=False)
+        rec = reconcile(sb.settings, hotels, journal=journal, platform=held)
+    held.table().to_csv(out / "availability-read.csv", index=False)
+    wrote(out / "availability-read.csv", "availability read back (roomrateavailability), one row per room (rate) "
+                                         "and night")
+    if not held.ok or not rec.ok:
+        raise DemoFailed(f"reading availability back: {rec.summary()}")
+    console.print(f"read back {len(held.frame):,} room and room-rate nights of {len(hotels)} properties in "
+                  f"{len(held.results)} calls; {rec.summary()}")
 
 
 def _calendar(sb) -> pd.DataFrame:

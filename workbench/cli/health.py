@@ -38,6 +38,13 @@ def health(
                            "environment and ./.env. Without a platform the registry stands in for it.",
         show_default=False)] = None,
     show: Annotated[int, typer.Option(help="How many findings to print.")] = 20,
+    availability: Annotated[bool, typer.Option(
+        "--availability", help="Also read the platform's availability for the horizon (roomrateavailability): rooms "
+                               "running out, priced nights nobody can book, availability ending before the prices.")
+    ] = False,
+    low_availability: Annotated[int, typer.Option(
+        "--low-availability", min=0, help="With --availability: rooms left at or below which a night counts as "
+                                          "low.")] = 1,
 ) -> None:
     """Find room-rates that cannot be booked, or soon cannot: never priced, unmapped, running out of prices
     within the horizon, gaps, less than a year ahead, closed nights, child or read-only rates priced, rooms
@@ -74,7 +81,8 @@ def health(
         settings = load_settings(env_file)
         with console.status("Reading the platform, the journal and the sheets…"):
             result = property_health(settings, hotels=hotel, as_of=day, horizon=horizon, registry=registry or None,
-                                     journal=journal, rates=rates or None)
+                                     journal=journal, rates=rates or None, availability=availability or None,
+                                     low_availability=low_availability)
     except LoadError as exc:
         fail(str(exc))
     except (SettingsError, PlatformReadError, ValueError) as exc:

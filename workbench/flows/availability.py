@@ -7,8 +7,14 @@
 >>> check.valid_frame()  # what --skip-invalid would send: no errors, no repeats
 >>> check.calendar()     # one row per room (room-rate) and night, one column per value set
 
-Sending (plan, push, dry run) goes through the one push path with availability as one more kind;
-the requests are built by :mod:`workbench.writers.avail_requests`.
+Sending goes through the one push path with availability as one more kind (the requests are built by
+:mod:`workbench.writers.avail_requests`, sent by :mod:`workbench.writers.avail_push`):
+
+>>> dry_run(check, "out/availability")            # the requests, nothing sent
+>>> plan_availability(check, settings)            # what a push would change against the journal
+>>> push_availability(check, settings, skip_invalid=True)
+>>> fetch_availability(settings, [1000001], start="2027-01-01", days=90)   # what the platform holds
+>>> reconcile_availability(settings, [1000001], journal=".workbench/journal.sqlite")
 """
 
 from __future__ import annotations
@@ -17,7 +23,7 @@ import datetime as dt
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import ClassVar, TypeAlias
+from typing import TYPE_CHECKING, ClassVar, TypeAlias
 
 import numpy as np
 import pandas as pd
@@ -32,6 +38,17 @@ from loaders.availability import read_availability
 from loaders.schemas import RESTRICTION_HEADERS, RESTRICTIONS
 from loaders.waivers import read_waivers
 from workbench.flows.checked import IssuesView, refuse_other_kind
+from workbench.lazy import lazy_exports
+
+if TYPE_CHECKING:  # for type checkers; at run time loaded on first use (checking needs none of them)
+    from workbench.flows.availability_push import (
+        AvailabilityDryRun,
+        dry_run,
+        plan_availability,
+        push_availability,
+        push_availability_folder,
+    )
+    from workbench.flows.availability_read import fetch_availability, reconcile_availability
 
 PathLike = str | Path
 WaiversInput: TypeAlias = "str | Path | pd.DataFrame | Iterable[str | Path]"
@@ -90,6 +107,12 @@ class AvailabilityCheck(IssuesView):
         if not (self.issues["rule"] == "duplicate_key").any():
             return np.zeros(len(self.frame), dtype=bool)
         return availability_repeats(self.frame)
+
+    def not_sent(self) -> pd.DataFrame:
+        """The cells with errors, as a push reports them (outcome ``not sent (errors)``)."""
+        from workbench.writers.avail_rows import not_sent_rows
+
+        return not_sent_rows(self.frame[self.invalid_mask()], self.errors)
 
     def not_sent_mask(self) -> np.ndarray:
         """Rows a push with ``--skip-invalid`` leaves out: errors and repeats."""
@@ -159,3 +182,14 @@ def check_loaded_availability(loaded: tuple[pd.DataFrame, pd.DataFrame], files: 
                                    load_issues=load_issues)
     check = AvailabilityCheck(frame, issues, day, reg, quantities(reg, room_frame), [Path(p) for p in files])
     return check if waivers is None else check.waive(waivers)
+
+
+__all__ = ["AvailabilityCheck", "AvailabilityDryRun", "CALENDAR_KEYS", "check_availability", "check_loaded_availability",
+           "dry_run", "fetch_availability", "plan_availability", "push_availability", "push_availability_folder",
+           "reconcile_availability"]
+__getattr__, __dir__ = lazy_exports(__name__, {
+    "AvailabilityDryRun": "workbench.flows.availability_push", "dry_run": "workbench.flows.availability_push",
+    "plan_availability": "workbench.flows.availability_push", "push_availability": "workbench.flows.availability_push",
+    "push_availability_folder": "workbench.flows.availability_push",
+    "fetch_availability": "workbench.flows.availability_read",
+    "reconcile_availability": "workbench.flows.availability_read"})

@@ -46,9 +46,15 @@ def _content_modular(directory: Path, settings: Settings, **options: Any) -> Pus
     return send_modular_folder(read_requests(directory), settings, **options)
 
 
+def _availability(directory: Path, settings: Settings, **options: Any) -> PushOutcome:
+    from workbench.flows.availability_push import push_availability_folder
+
+    return push_availability_folder(directory, settings, **options)
+
+
 #: kind -> how its folders are sent (a new kind adds its line)
 SENDERS: dict[str, Callable[..., PushOutcome]] = {"rates": _rates, "rooms": _rooms, "content": _content,
-                                                  "modular": _content_modular}
+                                                  "modular": _content_modular, "availability": _availability}
 
 
 def push_requests(directory: str | Path, settings: Settings, *, journal: str | Path, full: bool = False,

@@ -14,6 +14,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 
@@ -43,7 +44,8 @@ def property_health(settings: Settings | None = None, *, hotels: Iterable[int] |
                     as_of: dt.date | str | None = None, horizon: int = DEFAULT_HORIZON,
                     registry: Registry | PathLike | Iterable[PathLike] | None = None,
                     journal: PathLike | None = DEFAULT_JOURNAL, rates: PathLike | Iterable[PathLike] | None = None,
-                    target: str | None = None, room_types: bool = True) -> PropertyHealth:
+                    target: str | None = None, room_types: bool = True, availability: Any = None,
+                    low_availability: int = 1) -> PropertyHealth:
     """Check every property in ``hotels`` (default: every property in the registry, the journal and
     the sheets) as of ``as_of`` (default: today in CET).
 
@@ -51,7 +53,10 @@ def property_health(settings: Settings | None = None, *, hotels: Iterable[int] |
     OTA_HotelDescriptiveInfo for the room types); without a ``base_url`` the ``registry`` stands in
     for the platform. ``journal``: the push journal whose accepted prices for ``target`` (default:
     the settings' ``base_url``, or the journal's only target) say what is bookable. ``rates``:
-    spreadsheets not pushed yet.
+    spreadsheets not pushed yet. ``availability``: also what availability tells (rooms running out, priced
+    nights nobody can book, availability ending before the prices: :mod:`workbench.health.availability`):
+    ``True`` reads it from the platform for the horizon, or give ``fetch_availability(...)`` (or its
+    ``.frame``); ``low_availability``: rooms left at or below which a night counts as low.
     """
     day = dt.date.fromisoformat(as_of) if isinstance(as_of, str) else (as_of or cet_today())
     if horizon < 1:
@@ -87,6 +92,11 @@ def property_health(settings: Settings | None = None, *, hotels: Iterable[int] |
     if j is None and journal is not None:
         not_checked = [f"no push journal at `{journal}`; " + n for n in not_checked]
     notes += not_checked
+    if availability is not None and availability is not False:
+        from workbench.flows.availability_read import with_availability_findings
+
+        findings = with_availability_findings(findings, availability, settings, wanted, day, horizon,
+                                              low_availability, journal, tgt, view.properties, notes)
     reader = None
     if journal is not None and tgt is not None and Path(journal).is_file():
         path, t = Path(journal), tgt

@@ -291,7 +291,13 @@ def requests_for(check: RatesCheck, skip_invalid: bool = False, spelling: str = 
 def dry_run(check: RatesCheck, directory: PathLike, skip_invalid: bool = False, spelling: str = "ota") -> DryRun:
     """Write the requests a push would send: ``<hotel>-<YYYY-MM>.xml`` each, plus ``manifest.csv``
     and ``cells.parquet`` (see :mod:`workbench.writers.request_folder`; ``push requests DIR`` sends
-    them). ``spelling`` of the weekday flags: ``ota`` (Weds/Thur, default) or ``spec`` (Wed/Thu)."""
+    them). ``spelling`` of the weekday flags: ``ota`` (Weds/Thur, default) or ``spec`` (Wed/Thu).
+    An availability check (``check_availability``) writes its own requests
+    (:func:`workbench.flows.availability.dry_run`)."""
+    if not isinstance(check, RatesCheck):
+        from workbench.flows.availability import dry_run as availability_dry_run
+
+        return availability_dry_run(check, directory, skip_invalid=skip_invalid)
     _blocked(check, skip_invalid)
     mask = check.invalid_mask()
     requests, cells = folder_requests(check.frame[~(mask | check.repeat_mask())], spelling=spelling)

@@ -168,9 +168,18 @@ def build_avail_notif(hotel_code: int, restrictions: Sequence[str], values: Sequ
     ts = (timestamp or dt.datetime.now(dt.UTC)).isoformat(timespec="seconds")
     parts = [f"<?xml version='1.0' encoding='UTF-8'?>\n<OTA_HotelAvailNotifRQ xmlns=\"{OTA_NS}\" "
              f'Version="{VERSION}" TimeStamp={_attr(ts)}><AvailStatusMessages HotelCode="{int(hotel_code)}">']
+    # each message is message_xml's text; what follows its LocatorID and its dates is made once per
+    # (value, room-rate, weekdays) and reused (a month of a room-rate repeats them)
+    pieces: dict[tuple[object, ...], tuple[str, str]] = {}
     for n, (restriction, value, start, end, room, rate, mask) in enumerate(
             zip(restrictions, values, starts, ends, rooms, rates, masks, strict=True), start=1):
-        parts.append(message_xml(n, restriction, value, start, end, room, rate, mask, reading))
+        key = (restriction, value, room, rate, mask)
+        piece = pieces.get(key)
+        if piece is None:
+            head, inner = _carried(restriction, int(value), reading)
+            piece = pieces[key] = (f'"{head}><StatusApplicationControl Start="',
+                                   f'"{_target(room, rate)}{_days(mask)}/>{inner}</AvailStatusMessage>')
+        parts.append(f'<AvailStatusMessage LocatorID="{n}{piece[0]}{start}" End="{end}{piece[1]}')
     parts.append("</AvailStatusMessages></OTA_HotelAvailNotifRQ>")
     return "".join(parts).encode()
 

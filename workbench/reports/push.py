@@ -203,7 +203,9 @@ def _html(view: _View) -> str:
                  "Nothing to send: the platform already has every price." if kind.name == "rates" else
                  f"Nothing to send: the platform already has every {kind.noun} as the sheet says it.")
         parts.append(f"<tr><td colspan='{len(keys) + 7}'>{empty}</td></tr>")
-    parts.append("</tbody></table><h2>Rows with warnings or errors, and rows not sent</h2><table><thead><tr>"
+    parts.append("</tbody></table>")
+    parts += _ranges_html(view)
+    parts.append("<h2>Rows with warnings or errors, and rows not sent</h2><table><thead><tr>"
                  "<th>File</th><th>Sheet</th><th>Row</th><th>Cell</th><th>Outcome</th><th>Codes</th>"
                  "<th>What the platform or the check said</th><th>ruid</th></tr></thead><tbody>")
     for r in flagged.itertuples(index=False):  # each on the cell it concerns (room, rate plan, price ...)
@@ -218,3 +220,54 @@ def _html(view: _View) -> str:
             parts.append("<tr><td colspan='8'>Every row was applied without a warning.</td></tr>")
     parts.append("</tbody></table>")
     return page("Push results", "\n".join(parts))
+
+
+#: a kind whose row lines name their room-rate and nights (availability) also gets them as ranges of nights
+RANGE_KEYS = {"hotel", "room", "rate", "first", "last"}
+
+
+def flagged_ranges(result: PushOutcome | NothingSent) -> pd.DataFrame:
+    """The rows with warnings or errors (and the rows not sent) of a kind whose lines name their room-rate and
+    nights, summarised as ranges of nights (:func:`workbench.reports.ranges.issue_ranges`: one line per outcome,
+    codes and message on consecutive nights, or a weekday a week apart); empty for other kinds."""
+    return _ranges_of(_view(result))
+
+
+def _ranges_of(view: _View) -> pd.DataFrame:
+    from workbench.reports.ranges import issue_ranges
+
+    f = view.flagged
+    if not RANGE_KEYS <= set(view.kind.row_keys) or f.empty:
+        return pd.DataFrame()
+    codes = f["codes"].fillna("").astype(str)
+    issues = pd.DataFrame({"severity": f["severity"].astype(str).to_numpy(),
+                           "rule": codes.where(codes != "", f["outcome"].astype(str)).to_numpy(),
+                           "message": f["message"].fillna("").astype(str).to_numpy(),
+                           "source": f["source"].to_numpy(), "sheet": f["sheet"].to_numpy(),
+                           "row": f["row"].astype("Int64").to_numpy(), "column": f["column"].to_numpy(),
+                           "value": f["outcome"].astype(str).to_numpy()})
+    located = pd.DataFrame({"hotel_code": pd.array(f["hotel"].to_numpy(), dtype="Int64"),
+                            "inv_type_code": f["room"].astype("string").to_numpy(),
+                            "rate_plan_code": f["rate"].astype("string").replace("", pd.NA).to_numpy(),
+                            "first": pd.to_datetime(f["first"]).to_numpy(), "last": pd.to_datetime(f["last"]).to_numpy()})
+    return issue_ranges(issues, located).lines
+
+
+def _ranges_html(view: _View) -> list[str]:
+    from workbench.reports.ranges import nights_text, weekdays_text
+
+    e = html.escape
+    lines = _ranges_of(view)
+    if lines.empty:
+        return []
+    nights, days = nights_text(lines), weekdays_text(lines)
+    out = ["<h2>The same, as ranges of nights</h2><table><thead><tr><th>Outcome</th><th>Codes</th><th>Property</th>"
+           "<th>Room type</th><th>Rate plan</th><th>Nights</th><th>Weekdays</th><th>File</th><th>Sheet</th>"
+           "<th>Rows</th><th>What the platform or the check said</th></tr></thead><tbody>"]
+    for r, n, d in zip(lines.itertuples(index=False), nights, days, strict=True):
+        out.append(f"<tr class='{e(text(r.severity))}'><td class='sev'>{e(text(r.value))}</td><td>{e(text(r.rule))}"
+                   f"</td><td>{e(text(r.hotel_code))}</td><td>{e(text(r.inv_type_code))}</td>"
+                   f"<td>{e(text(r.rate_plan_code))}</td><td>{e(n)}</td><td>{e(d)}</td><td>{e(text(r.source))}</td>"
+                   f"<td>{e(text(r.sheet))}</td><td>{e(text(r.rows))}</td><td>{e(text(r.message))}</td></tr>")
+    out.append("</tbody></table>")
+    return out

@@ -116,6 +116,8 @@ OPERATIONS: dict[str, Operation] = {op.name: op for op in (
     _ota("OTA_HotelProductNotif"),
     _ota("OTA_HotelSummaryNotif"),
     _bxml("roomrates", read=True),
+    _ota("OTA_HotelAvailNotif", accept_version=True),  # rooms to sell and restrictions: setting a value is idempotent
+    _bxml("roomrateavailability", read=True),  # availability per room (room-rate) and night, 31 nights a call
     _bxml("currencies", read=True),
     _bxml("countries", read=True),
     _bxml("citytaxcategory", read=True),

@@ -26,6 +26,7 @@ from loaders.schemas import RESTRICTIONS
 from workbench.ota.avail_notif import DEFAULT_READING, build_avail_notif, parse_avail_notif
 from workbench.writers.batches import RateRequest, batch_requests, message_locators
 from workbench.writers.compress import plan_series, series_months
+from workbench.writers.journal_avail import CELL_FIELDS
 from workbench.writers.planned import Planned
 
 OPERATION = "OTA_HotelAvailNotif"
@@ -152,25 +153,61 @@ def avail_items(body: bytes, reading: str = DEFAULT_READING) -> list[tuple[str, 
     return out
 
 
+def cell_rows(cells: pd.DataFrame) -> tuple[pd.DataFrame, dict[str, tuple[int, int]]]:
+    """``cells`` (:func:`availability_folder_plan`'s, or a dry-run folder's ``cells.parquet``) as the journal
+    keeps them (:data:`workbench.writers.journal_avail.CELL_FIELDS` plus ``hotel_code`` and ``file``), sorted
+    by request file, and each file's span of rows. Texts are made once per distinct value (dates through
+    numpy), not per cell: a million values take a fraction of a second."""
+    if cells.empty:
+        return pd.DataFrame(columns=[*CELL_FIELDS, "hotel_code", "file"]), {}
+    files = cells["file"].astype("category") if not isinstance(cells["file"].dtype, pd.CategoricalDtype) \
+        else cells["file"]
+    order = np.argsort(files.cat.codes.to_numpy(), kind="stable")
+    c = cells.iloc[order]
+    day_code, days = pd.factorize(c["date"].to_numpy("datetime64[D]"))
+    day_text = np.datetime_as_string(np.asarray(days, dtype="datetime64[D]"), unit="D").astype(object)
+    rows = pd.DataFrame({
+        "inv_type_code": _texts(c["inv_type_code"]), "rate_plan_code": _texts(c["rate_plan_code"]),
+        "date": day_text[day_code] if len(day_code) else np.zeros(0, dtype=object),
+        "restriction": _texts(c["restriction"]), "value": c["value"].to_numpy(dtype=np.int64),
+        "source": _texts(c["source"]), "sheet": _texts(c["sheet"]), "row": c["row"].to_numpy(dtype=np.int64),
+        "column": _texts(c["value_column"]), "locator": c["locator"].to_numpy(dtype=np.int64),
+        "hotel_code": c["hotel_code"].to_numpy(dtype=np.int64), "file": files.to_numpy()[order]})
+    codes = files.cat.codes.to_numpy()[order]
+    bounds = np.flatnonzero(np.r_[True, codes[1:] != codes[:-1]])
+    stops = np.append(bounds[1:], len(codes))
+    names = files.cat.categories
+    return rows, {str(names[codes[a]]): (int(a), int(b)) for a, b in zip(bounds, stops, strict=True)}
+
+
+def _texts(column: pd.Series) -> np.ndarray:
+    """A column's values as Python texts (``''`` for missing), made once per distinct value."""
+    codes, uniques = pd.factorize(column.astype(object) if isinstance(column.dtype, pd.CategoricalDtype) else column)
+    texts = np.array([str(u) for u in uniques] + [""], dtype=object)
+    return texts[codes]
+
+
 def planned_availability(requests: Iterable[RateRequest], cells: pd.DataFrame,
-                         reading: str = DEFAULT_READING) -> list[Planned]:
+                         reading: str = DEFAULT_READING, state: bool = True) -> list[Planned]:
     """Availability requests as the one send driver takes them (:class:`~workbench.writers.planned.Planned`):
-    kind ``availability``, operation ``OTA_HotelAvailNotif``, key ``<hotel>-<YYYY-MM>``, the state each
-    establishes (:func:`avail_items`) and the spreadsheet cells it carries (``cells``, from
-    :func:`availability_folder_plan`: ``source, sheet, row``, ``column`` = the value's cell, ``locator``,
-    ``item``)."""
-    cells = cells.assign(file=cells["file"].astype(str)) if len(cells) else cells
-    by_file = {str(k): g for k, g in cells.groupby("file", sort=False, observed=True)} if len(cells) else {}
+    kind ``availability``, operation ``OTA_HotelAvailNotif``, key ``<hotel>-<YYYY-MM>``, and the values each
+    carries as ``rows`` (:func:`cell_rows`: room, rate plan (``''`` for the room type), night, restriction,
+    value, ``source, sheet, row``, ``column`` = the value's cell, ``locator``), which the journal keeps in
+    its availability tables. With ``state`` (the default) each also has the state it establishes, read from
+    its own body (:func:`avail_items`: ``<hotel>/<room>/<rate>/<YYYY-MM-DD>/<restriction>`` per night and
+    value), and each row its ``item``; a push leaves them out (``state=False``: parsing a million values back
+    out of the bodies would take seconds, and the typed rows are the same values)."""
+    rows, spans = cell_rows(cells)
     out = []
     for r in requests:
-        mine = by_file.get(f"{r.key}.xml", cells.iloc[:0])
-        rows = pd.DataFrame({"source": mine["source"].astype(str).to_numpy(), "sheet": mine["sheet"].astype(str).to_numpy(),
-                             "row": mine["row"].to_numpy(), "column": mine["value_column"].astype(str).to_numpy(),
-                             "locator": mine["locator"].to_numpy(),
-                             "item": item_keys(mine["hotel_code"], mine["inv_type_code"], mine["rate_plan_code"],
-                                               mine["date"], mine["restriction"]).to_numpy()})
+        a, b = spans.get(f"{r.key}.xml", (0, 0))
+        mine = rows.iloc[a:b]
+        if state:
+            mine = mine.reset_index(drop=True)
+            mine["item"] = item_keys(mine["hotel_code"], mine["inv_type_code"], mine["rate_plan_code"], mine["date"],
+                                     mine["restriction"]).to_numpy()
         out.append(Planned(KIND, OPERATION, r.key, r.body, str(r.hotel_code), r.month, hotel_code=r.hotel_code,
-                           messages=r.messages, items=r.cells, state=avail_items(r.body, reading), rows=rows,
-                           idempotent=True, source=r, extra={"hotel": r.hotel_code, "month": r.month,
-                                                             "messages": r.messages, "cells": r.cells}))
+                           messages=r.messages, items=r.cells, state=avail_items(r.body, reading) if state else [],
+                           rows=mine, idempotent=True, source=r,
+                           extra={"hotel": r.hotel_code, "month": r.month, "messages": r.messages, "cells": r.cells}))
     return out

@@ -33,7 +33,7 @@ import pandas as pd
 from workbench.config import Settings
 from workbench.errors import WorkbenchError
 from workbench.transport.errors import ConfigurationError
-from workbench.writers.journal import Journal
+from workbench.writers.journal import PARTIAL, Journal
 from workbench.writers.kind import Answer, Kind
 from workbench.writers.outcome import notice_text
 from workbench.writers.planned import Planned
@@ -44,6 +44,7 @@ if TYPE_CHECKING:
     from workbench.transport.result import Result
 
 NOT_SENT = "not sent"
+ACCEPTING = ("success", PARTIAL)  # answers whose (applied) state the journal accepts
 STATUS_OUTCOME = {"sending": "unknown", "pending": "not sent", "not made": "failed"}
 
 
@@ -73,7 +74,8 @@ class Sent:
 
     @property
     def sent(self) -> int:
-        return int(self.frame["status"].isin(["success", "rejected", "failed", "unrecognised", "interrupted"]).sum()) \
+        return int(self.frame["status"].isin(["success", PARTIAL, "rejected", "failed", "unrecognised",
+                                                  "interrupted"]).sum()) \
             if len(self.frame) else 0
 
 
@@ -264,7 +266,7 @@ class _Run:
             attempts=self.attempts[rid], errors=[_notice(n) for n in result.errors],
             warnings=[_notice(n) for n in result.warnings], error=answer.error, kind=p.kind,
             ruids=self.ruids[rid], made=answer.made, creates=creates, note=answer.note,
-            accept=self.kind.accept(p, result, answer) if answer.status == "success" else None)
+            accept=self.kind.accept(p, result, answer) if answer.status in ACCEPTING else None)
 
     def settle(self, sync: Any) -> None:
         """Read back the creates whose answer left it unclear whether they were made."""

@@ -13,6 +13,8 @@ Tables:
 - rates: ``request_cells`` (the cells each request carries, with the ``LocatorID`` of their message and
   their spreadsheet rows) and ``accepted`` (per target, the price the platform accepted for each cell):
   :mod:`workbench.writers.journal_cells`;
+- availability: ``avail_cells`` and ``avail_accepted`` (the value accepted per room type or room-rate,
+  restriction and night): :mod:`workbench.writers.journal_avail`;
 - every other kind: ``request_items`` / ``request_rows`` / ``accepted_items`` / ``created``:
   :mod:`workbench.writers.journal_items`.
 
@@ -34,6 +36,7 @@ import pandas as pd
 
 from workbench.config import DEFAULT_JOURNAL_PATH
 from workbench.errors import TerminalError
+from workbench.writers.journal_avail import AVAIL_KIND, AVAIL_SCHEMA, AvailCells
 from workbench.writers.journal_cells import (
     AMOUNT_SQL,
     CELLS_SCHEMA,
@@ -71,8 +74,10 @@ ADDED_COLUMNS = {
     "request_cells": {"locator": "INTEGER"},
 }
 DEFAULT_JOURNAL = DEFAULT_JOURNAL_PATH
-FINISHED = ("success", "rejected", "failed", "unrecognised")
-__all__ = ["AMOUNT_SQL", "DEFAULT_JOURNAL", "FINISHED", "HOTELS_SQL", "Journal", "JournalError", "NO_GUESTS",
+FINISHED = ("success", "partial", "rejected", "failed", "unrecognised")
+#: a request the platform applied in part (availability: some messages refused): what it applied is accepted
+PARTIAL = "partial"
+__all__ = ["AMOUNT_SQL", "DEFAULT_JOURNAL", "FINISHED", "HOTELS_SQL", "PARTIAL", "Journal", "JournalError", "NO_GUESTS",
            "SUMMARY_COLUMNS", "SUMMARY_SQL", "body_hash", "open_journal"]
 
 
@@ -101,7 +106,7 @@ def journal_problem(path: Path, exc: sqlite3.Error) -> JournalError:
                         "the first push sends everything once (use --plan first to see it)")
 
 
-class Journal(RateCells, Items):
+class Journal(RateCells, AvailCells, Items):
     """One SQLite file; safe to open from several processes (WAL), one writer at a time."""
 
     def __init__(self, path: str | Path) -> None:
@@ -116,7 +121,7 @@ class Journal(RateCells, Items):
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA synchronous=FULL")
             self.db.execute("PRAGMA foreign_keys=ON")
-            self.db.executescript(SCHEMA + CELLS_SCHEMA + ITEMS_SCHEMA)
+            self.db.executescript(SCHEMA + CELLS_SCHEMA + AVAIL_SCHEMA + ITEMS_SCHEMA)
             for table, columns in ADDED_COLUMNS.items():
                 have = {r[1] for r in self.db.execute(f"PRAGMA table_info({table})")}
                 for name, kind in columns.items():
@@ -191,7 +196,8 @@ class Journal(RateCells, Items):
                       accept: Iterable[tuple[str, str]] | None = None, creates: str | None = None,
                       note: str | None = None) -> None:
         """The outcome of a request. On ``success`` its state becomes the accepted one: a rates request's
-        cells, another kind's items (``accept`` when the answer decides them). ``creates`` with ``made``
+        cells, an availability request's values, another kind's items (``accept`` when the answer decides
+        them); on ``partial`` (applied in part) only ``accept``, the items the answer says were applied. ``creates`` with ``made``
         (the id the platform gave) or without (no clear answer) records the create."""
         now = now_text()
         with self._tx() as db:
@@ -201,9 +207,11 @@ class Journal(RateCells, Items):
                         error, now, made, json.dumps(list(ruids)) if ruids else None, note, request_id))
             if creates is not None and (made is not None or status != "rejected"):
                 self.record_created(target, kind, creates, made, ruid, request_id, db=db)
-            if status == "success":
+            if status == "success" or (status == PARTIAL and accept is not None):
                 if kind == "rates":
                     self.accept_cells(db, request_id, target, ruid, now)
+                elif kind == AVAIL_KIND:
+                    self.accept_avail(db, request_id, target, ruid, now, accept)
                 else:
                     self.accept_items(db, request_id, target, kind, ruid, now, accept)
 

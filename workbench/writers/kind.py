@@ -66,7 +66,8 @@ class Kind:
         return None
 
     def accept(self, planned: Planned, result: Result, answer: Answer) -> list[tuple[str, str]] | None:
-        """The items that become accepted on success (None: the request's own)."""
+        """The items that become accepted on success (None: the request's own); on a ``partial`` answer
+        (applied in part), the items it applied."""
         return None
 
     def resolve(self, client: Any, planned: Planned, *, sent_now: bool = False) -> Resolution:

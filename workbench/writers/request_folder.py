@@ -98,8 +98,8 @@ def source_rows(cells: pd.DataFrame) -> pd.Series:
     if cells.empty:
         return pd.Series(dtype=object)
     file_code, files = pd.factorize(cells["file"], sort=True)
-    src_code, sources = pd.factorize(cells["source"].astype("string"), sort=True)  # Arrow's hashing, not 1M str
-    sheet_code, sheets = pd.factorize(cells["sheet"].astype("string").fillna(""), sort=True)
+    src_code, sources = _sorted_codes(cells["source"])
+    sheet_code, sheets = _sorted_codes(cells["sheet"])
     group = (file_code.astype(np.int64) * len(sources) + src_code) * len(sheets) + sheet_code
     rows = cells["row"].to_numpy(dtype=np.int64)
     order = np.lexsort((rows, group))
@@ -129,27 +129,46 @@ def source_rows(cells: pd.DataFrame) -> pd.Series:
     return pd.Series({str(files[f]): "; ".join(parts) for f, parts in by_file.items()}, dtype=object)
 
 
+def _sorted_codes(column: pd.Series) -> tuple[np.ndarray, np.ndarray]:
+    """Codes of a column of texts (missing: ``''``) and its distinct texts, sorted. A categorical's own codes
+    are renumbered (its few categories sorted, not its million values turned into texts); other columns go
+    through Arrow's hashing."""
+    if not isinstance(column.dtype, pd.CategoricalDtype):
+        codes, uniques = pd.factorize(column.astype("string").fillna(""), sort=True)
+        return codes, np.asarray(uniques, dtype=object)
+    texts = np.array([str(c) for c in column.cat.categories] + [""], dtype=object)  # the last: missing
+    codes = column.cat.codes.to_numpy().astype(np.int64)
+    codes[codes < 0] = len(texts) - 1
+    used = np.unique(codes)
+    distinct, rank_of_used = np.unique(texts[used].astype(str), return_inverse=True)  # sorted; a missing and a '' one
+    rank = np.zeros(len(texts), dtype=np.int64)
+    rank[used] = rank_of_used
+    return rank[codes], distinct.astype(object)
+
+
 def manifest(requests: list[RateRequest], cells: pd.DataFrame, rows: pd.Series | None = None,
-             hashes: list[str] | None = None) -> pd.DataFrame:
+             hashes: list[str] | None = None, *, kind: str = "rates", operation: str = OPERATION) -> pd.DataFrame:
     """``manifest.csv``: one row per request (``rows``: :func:`source_rows` of ``cells`` if known;
-    ``hashes``: the SHA-256 of each body, computed here if not given)."""
+    ``hashes``: the SHA-256 of each body, computed here if not given; ``kind`` and ``operation``: an
+    availability folder's are ``availability`` and ``OTA_HotelAvailNotif``)."""
     files = [f"{r.key}.xml" for r in requests]
     rows = source_rows(cells) if rows is None else rows
     return pd.DataFrame({
         "file": files, "hotel": [r.hotel_code for r in requests], "month": [r.month for r in requests],
         "messages": [r.messages for r in requests], "cells": [r.cells for r in requests],
         "source_rows": rows.reindex(files).fillna("").to_numpy() if len(files) else [],
-        "kind": "rates", "operation": OPERATION, "key": [r.key for r in requests],
+        "kind": kind, "operation": operation, "key": [r.key for r in requests],
         "property": [str(r.hotel_code) for r in requests], "what": [r.month for r in requests],
         "items": [r.cells for r in requests],
         "sha256": hashes if hashes is not None else [body_hash(r.body) for r in requests],
     }, columns=MANIFEST_COLUMNS)
 
 
-def write_folder(directory: str | Path, requests: Iterable[RateRequest],
-                 cells: pd.DataFrame) -> tuple[list[RateRequest], pd.DataFrame]:
+def write_folder(directory: str | Path, requests: Iterable[RateRequest], cells: pd.DataFrame, *, kind: str = "rates",
+                 operation: str = OPERATION) -> tuple[list[RateRequest], pd.DataFrame]:
     """Write the requests, ``manifest.csv`` and ``cells.parquet``; returns the requests written and
-    the manifest. ``requests`` may be built as they are taken (:func:`folder_plan`).
+    the manifest. ``requests`` may be built as they are taken (:func:`folder_plan`); ``kind`` and
+    ``operation`` name them in the manifest (availability writes its folders here too).
 
     Writing into a folder written before: its ``manifest.csv`` and ``cells.parquet`` go first (an
     interrupted write leaves a folder ``push requests`` refuses, never old and new requests under one
@@ -177,7 +196,7 @@ def write_folder(directory: str | Path, requests: Iterable[RateRequest],
             hashes.append(body_hash(r.body))
         for name in old:
             (out / name).unlink()
-        listed = manifest(written, cells, rows.result(), hashes)
+        listed = manifest(written, cells, rows.result(), hashes, kind=kind, operation=operation)
     listed.to_csv(out / MANIFEST, index=False)
     return written, listed
 

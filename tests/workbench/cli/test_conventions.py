@@ -59,7 +59,7 @@ def test_version() -> None:
 
 COMMANDS = [["validate", "rates"], ["validate", "rooms"], ["validate", "content"], ["validate", "availability"],
             ["push", "rates"], ["push", "rooms"], ["push", "content"], ["push", "requests"], ["fetch", "rooms"],
-            ["health"], ["runs"]]
+            ["health"], ["runs"], ["push", "availability"], ["fetch", "availability"], ["reconcile", "availability"]]
 
 
 @pytest.mark.parametrize("command", COMMANDS)
@@ -69,7 +69,7 @@ def test_help_names_values_plainly_and_gives_examples(command: list[str]) -> Non
     text = result.output
     assert not re.search(r"<(list\[|bool|str|path|int|float)", text), text
     assert "Examples:" in text and f"workbench {' '.join(command)}" in text.split("Examples:")[1]
-    if command[0] in ("validate", "push", "fetch", "health"):
+    if command[0] in ("validate", "push", "fetch", "health", "reconcile"):
         assert "--json" in text and "--quiet" in text and "--verbose" in text
 
 

@@ -37,6 +37,12 @@ def test_demo_runs_end_to_end(workbench, tmp_path: Path) -> None:
     assert held.loc[held["codes"] == "duplicate_key", "row"].tolist() == [273]
     assert held["message"].str.startswith("not sent").all()
     assert load_workbook(out / "push-report.xlsx").sheetnames[:1] == ["Problems"]
+    # step 4b: the availability sample's valid values pushed, read back, and nothing differs from the journal
+    assert "4b. Availability and restrictions" in run.stdout and "7 request(s): 7 success" in run.stdout
+    assert "no difference" in run.stdout
+    read_back = pd.read_csv(out / "availability-read.csv", dtype={"InvTypeCode": str, "RatePlanCode": str})
+    assert list(read_back.columns[:4]) == ["HotelCode", "InvTypeCode", "RatePlanCode", "Date"]
+    assert set(read_back["HotelCode"]) == {1000001, 1000004}
     # the sandbox in its default mode, the platform as it is today: every call with the account's token
     calls = pd.read_csv(out / "sandbox-requests.csv", dtype=str)
     assert "token-exchange" in set(calls["endpoint"]) and "WORKBENCH_AUTH=token" in (
