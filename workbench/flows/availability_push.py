@@ -22,26 +22,30 @@ from workbench.display import Summary, Table
 from workbench.errors import BlockedByErrors, SettingsError
 from workbench.flows.rates import DRY_RUN_ROWS, DryRun
 from workbench.transport.estimate import send_estimate
-from workbench.writers import driver
-from workbench.writers.avail_deltas import changed_availability, diff_availability
-from workbench.writers.avail_plan import AvailabilityPlan
-from workbench.writers.avail_push import (
+from workbench.writers import (
+    AVAIL_KIND,
+    DEFAULT_JOURNAL,
     AvailabilityKind,
+    AvailabilityPlan,
     AvailabilityPushResult,
-    availability_result,
-    send_availability,
-)
-from workbench.writers.avail_requests import (
-    OPERATION,
+    Journal,
+    Planned,
     availability_folder_plan,
+    availability_result,
+    changed_availability,
     compress_availability,
+    diff_availability,
+    driver,
     planned_availability,
+    read_accepted_availability,
+    read_folder,
+    send_availability,
+    write_folder,
 )
-from workbench.writers.avail_rows import held_lines
-from workbench.writers.journal import DEFAULT_JOURNAL, Journal
-from workbench.writers.journal_avail import AVAIL_KIND, read_accepted_availability
-from workbench.writers.planned import Planned
-from workbench.writers.request_folder import read_folder, write_folder
+from workbench.writers import (
+    AVAILABILITY_OPERATION as OPERATION,
+)
+from workbench.writers import avail_held_lines as held_lines
 
 if TYPE_CHECKING:
     from workbench.flows.availability import AvailabilityCheck

@@ -44,22 +44,25 @@ from workbench.flows.modular_results import (
 )
 from workbench.modular.content import build_modular_content
 from workbench.modular.meta import ModularMeta
-from workbench.platform.lookups import DEFAULT_CACHE, LookupCache
-from workbench.platform.modular import CURRENT, Reads, fetch_modular_meta, read_properties
+from workbench.platform import CURRENT, DEFAULT_CACHE, LookupCache, Reads, fetch_modular_meta, read_properties
 from workbench.transport.operations import cet_today
-from workbench.writers import driver
-from workbench.writers.folder import Folder, write_requests
-from workbench.writers.journal import DEFAULT_JOURNAL, Journal
-from workbench.writers.modular_content import (
+from workbench.writers import (
     CREATE,
+    DEFAULT_JOURNAL,
     KIND,
     MODULAR,
     OWN_COLUMNS,
+    Folder,
+    Journal,
     ModularContentKind,
-    folder_planned,
+    Planned,
+    driver,
     planned_modular,
+    write_requests,
 )
-from workbench.writers.planned import Planned
+from workbench.writers import (
+    modular_folder_planned as folder_planned,
+)
 
 PathLike = str | Path
 #: E4 rules about the content operation's message that the modular APIs do not have (the value has no field there,

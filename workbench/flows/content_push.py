@@ -30,29 +30,37 @@ from workbench.config import Settings
 from workbench.display import Summary, Table
 from workbench.errors import BlockedByErrors
 from workbench.flows.rooms import DeprecatedOperationWarning
-from workbench.ota.content_notif import PARTS, canonical_rows
+from workbench.ota import PARTS, canonical_rows
 from workbench.transport.operations import deprecation_notice
-from workbench.writers import driver
-from workbench.writers.content_plan import (
-    PARTS_COLUMNS,
-    ContentPlan,
-    ContentRequest,
-    comparable,
-    plan_content,
-)
-from workbench.writers.content_push import (
+from workbench.writers import (
     CONTENT,
-    OPERATION,
-    RESULT_COLUMNS,
+    DEFAULT_JOURNAL,
+    NOT_SENT_ERRORS,
+    PARTS_COLUMNS,
     BuildHotelResend,
     ContentKind,
+    ContentPlan,
+    ContentRequest,
+    Folder,
+    Journal,
+    KindInfo,
+    PushOutcome,
+    comparable,
+    driver,
+    modular_touched,
+    notice_message,
+    plan_content,
     planned_content,
+    refuse_mixed,
     results_frame,
+    write_requests,
 )
-from workbench.writers.folder import Folder, write_requests
-from workbench.writers.journal import DEFAULT_JOURNAL, Journal
-from workbench.writers.modular_content import modular_touched, refuse_mixed
-from workbench.writers.outcome import NOT_SENT_ERRORS, KindInfo, PushOutcome, notice_message
+from workbench.writers import (
+    CONTENT_OPERATION as OPERATION,
+)
+from workbench.writers import (
+    CONTENT_RESULT_COLUMNS as RESULT_COLUMNS,
+)
 
 PathLike = str | Path
 SHOWN = 10  # properties a summary lists

@@ -44,24 +44,30 @@ from workbench.flows.room_files import (
     write_rooms_workbook,
 )
 from workbench.flows.room_results import request_lines, room_rows, sent_results, with_journal_mapping
-from workbench.ota.descriptive_info import PlatformRooms
-from workbench.platform.rooms import fetch_rooms, open_client, read_rooms_of
+from workbench.ota import PlatformRooms
+from workbench.platform import fetch_rooms, open_client, read_rooms_of
 from workbench.reports.about import describe, row_map
 from workbench.transport.operations import deprecation_notice
-from workbench.writers import driver
-from workbench.writers.folder import Folder
-from workbench.writers.journal import Journal
-from workbench.writers.outcome import KindInfo, PushOutcome
-from workbench.writers.overlay import RoomsPlan, plan_rooms
-from workbench.writers.room_sent import sent_rooms
-from workbench.writers.rooms_push import (
-    RESULT_COLUMNS,
+from workbench.writers import (
     ROOMS,
+    Folder,
+    Journal,
+    KindInfo,
+    PushOutcome,
     RoomsKind,
+    RoomsPlan,
     accepted_rooms,
-    folder_planned,
+    driver,
+    plan_rooms,
     planned_rooms,
+    sent_rooms,
     unchanged,
+)
+from workbench.writers import (
+    ROOMS_RESULT_COLUMNS as RESULT_COLUMNS,
+)
+from workbench.writers import (
+    rooms_folder_planned as folder_planned,
 )
 
 PUSH_ROWS = 10  # room types a summary lists

@@ -37,11 +37,20 @@ from workbench.flows.rooms_modular import (
 )
 from workbench.modular.cells import issues_from_envelope
 from workbench.modular.endpoints import OPERATIONS
-from workbench.platform.modular_rooms import DEFAULT_META_CACHE, fetch_units, read_meta, read_units_of
-from workbench.platform.rooms import open_client
-from workbench.writers import driver
-from workbench.writers.modular_rooms import BULK, UNITS, UnitsKind, bulk_units, made_units, planned_units
-from workbench.writers.outcome import OUTCOME_COLUMNS, KindInfo, PushOutcome, notice_message
+from workbench.platform import DEFAULT_META_CACHE, fetch_units, open_client, read_meta, read_units_of
+from workbench.writers import (
+    BULK,
+    OUTCOME_COLUMNS,
+    UNITS,
+    KindInfo,
+    PushOutcome,
+    UnitsKind,
+    bulk_units,
+    driver,
+    made_units,
+    notice_message,
+    planned_units,
+)
 
 __all__ = ["BETA_NOTE", "ModularRoomsPushResult", "push_rooms_modular"]
 

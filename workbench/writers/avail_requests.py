@@ -23,7 +23,7 @@ import numpy as np
 import pandas as pd
 
 from loaders.schemas import RESTRICTIONS
-from workbench.ota.avail_notif import DEFAULT_READING, build_avail_notif, parse_avail_notif
+from workbench.ota import DEFAULT_READING, build_avail_notif, parse_avail_notif
 from workbench.writers.batches import RateRequest, batch_requests, message_locators
 from workbench.writers.compress import plan_series, series_months
 from workbench.writers.journal_avail import CELL_FIELDS
