@@ -30,16 +30,19 @@ from workbench.writers import (
     AvailabilityPushResult,
     Journal,
     Planned,
+    PushInterrupted,
+    Sent,
     availability_folder_plan,
     availability_result,
     changed_availability,
     compress_availability,
     diff_availability,
-    driver,
     planned_availability,
     read_accepted_availability,
     read_folder,
+    send,
     send_availability,
+    target_of,
     write_folder,
 )
 from workbench.writers import (
@@ -169,13 +172,13 @@ def push_availability_folder(directory: PathLike, settings: Settings, *, journal
     """Send the requests of an availability dry-run folder carrying a value the platform has not accepted yet
     (all of them with ``full``), as written (an edited one is refused): a request with one changed value is
     sent whole. A killed run started again sends only what the journal does not record as accepted."""
-    driver.target_of(settings)
+    target_of(settings)
     folder = read_folder(directory)
     cells = folder.cells
     counts = {"cells_total": len(cells), "cells_changed": 0}
 
     def prepare(j: Journal) -> list[Planned]:
-        target = driver.target_of(settings)
+        target = target_of(settings)
         changed = np.ones(len(cells), dtype=bool) if full or cells.empty else changed_availability(cells, j.path,
                                                                                                    target)
         wanted = set(cells.loc[changed, "file"].astype(str))
@@ -183,13 +186,13 @@ def push_availability_folder(directory: PathLike, settings: Settings, *, journal
         counts["cells_changed"] = int(sum(r.cells for r in requests))
         return planned_availability(requests, cells, settings.los_reading, state=False)
 
-    def result(sent: driver.Sent) -> AvailabilityPushResult:
+    def result(sent: Sent) -> AvailabilityPushResult:
         return availability_result(sent, total=len(cells), changed=counts["cells_changed"], headers=folder.headers)
 
     try:
-        sent = driver.send(AvailabilityKind(), prepare, settings, journal=journal, command=command, progress=progress,
+        sent = send(AvailabilityKind(), prepare, settings, journal=journal, command=command, progress=progress,
                            client=client, client_options=client_options, lock_wait=lock_wait, counts=counts)
-    except driver.PushInterrupted as stopped:
+    except PushInterrupted as stopped:
         stopped.result = result(stopped.sent)
         raise
     return result(sent)

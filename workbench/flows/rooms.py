@@ -56,11 +56,14 @@ from workbench.writers import (
     PushOutcome,
     RoomsKind,
     RoomsPlan,
+    Sent,
     accepted_rooms,
-    driver,
     plan_rooms,
     planned_rooms,
+    result_when_stopped,
+    send,
     sent_rooms,
+    target_of,
     unchanged,
 )
 from workbench.writers import (
@@ -230,7 +233,7 @@ def push_rooms(check: RoomsCheck, settings: Settings, *, mapping: PathLike | Non
     if not check.ok:
         raise BlockedByErrors(f"{len(check.errors)} error(s) in the workbook block the push: fix them first "
                               "(`workbench validate rooms`)", check.errors)
-    target = driver.target_of(settings)
+    target = target_of(settings)
     path = journal_path(journal)
     c, own = open_client(settings, client)
     try:
@@ -247,14 +250,14 @@ def push_rooms(check: RoomsCheck, settings: Settings, *, mapping: PathLike | Non
                                                  strict=True)}
         kind = RoomsKind(read=read_rooms_of, seen=seen)
 
-        def result_of(done: driver.Sent) -> RoomsPushResult:
+        def result_of(done: Sent) -> RoomsPushResult:
             results, created = sent_results(done)
             matched = [_mapped(m, m["how"], None) for m in plan.matched.to_dict("records")]
             return RoomsPushResult(plan, results, pd.DataFrame(matched + created, columns=MAPPING_COLUMNS), notice,
                                    request_lines(done, results), list(check.files), target, 0, done.run_id)
 
-        with driver.result_when_stopped(result_of):
-            done = driver.send(kind, planned_rooms(requests, room_rows(check)), settings, journal=path, client=c,
+        with result_when_stopped(result_of):
+            done = send(kind, planned_rooms(requests, room_rows(check)), settings, journal=path, client=c,
                                command=command, progress=progress, lock_wait=lock_wait)
     finally:
         if own:
@@ -274,7 +277,7 @@ def push_rooms_folder(folder: Folder, settings: Settings, *, journal: PathLike |
     the platform accepted as the request says is not sent again (unless ``full``); a New already made is
     never sent again; the room types created go into ``mapping`` when given."""
     notice = deprecation(settings)
-    target = driver.target_of(settings)
+    target = target_of(settings)
     path = journal_path(journal)
     planned = folder_planned(folder)
     with Journal(path) as j:
@@ -285,8 +288,8 @@ def push_rooms_folder(folder: Folder, settings: Settings, *, journal: PathLike |
         hotels = sorted({p.hotel_code for p in planned if p.creates and p.hotel_code})
         before = fetch_rooms(settings, hotels, client=c) if hotels else PlatformRooms.empty()
         seen = {(int(h), str(i)) for h, i in zip(before.rooms["hotel_code"], before.rooms["inv_code"], strict=True)}
-        with driver.result_when_stopped(lambda s: _folder_result(s, notice, target, len(same))):
-            sent = driver.send(RoomsKind(read=read_rooms_of, seen=seen), planned, settings, journal=path, client=c,
+        with result_when_stopped(lambda s: _folder_result(s, notice, target, len(same))):
+            sent = send(RoomsKind(read=read_rooms_of, seen=seen), planned, settings, journal=path, client=c,
                                command=command, progress=progress, lock_wait=lock_wait)
     finally:
         if own:
@@ -297,7 +300,7 @@ def push_rooms_folder(folder: Folder, settings: Settings, *, journal: PathLike |
     return result
 
 
-def _folder_result(sent: driver.Sent, notice: str | None, target: str, unchanged: int) -> RoomsPushResult:
+def _folder_result(sent: Sent, notice: str | None, target: str, unchanged: int) -> RoomsPushResult:
     results, created = sent_results(sent)
     plan = RoomsPlan([], pd.DataFrame(), pd.DataFrame(columns=ISSUE_COLUMNS))
     return RoomsPushResult(plan, results, pd.DataFrame(created, columns=MAPPING_COLUMNS), notice,
