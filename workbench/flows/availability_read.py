@@ -64,7 +64,7 @@ def fetch_availability(settings: Settings, hotels: int | Any, *, start: dt.date 
     first = _day(start) if start is not None else cet_today()
     if days < 1:
         raise ValueError(f"read at least one night, not {days}")
-    from tqdm.auto import tqdm
+    from workbench.display import progress_bar as tqdm  # a notebook keeps the finished bar as text
 
     own = None
     if client is None:
