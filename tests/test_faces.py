@@ -65,3 +65,20 @@ def test_every_name_of_a_face_resolves(stage: str) -> None:
     missing = [name for name in face.__all__ if getattr(face, name, None) is None]
     assert missing == []
     assert set(face.__all__) <= set(dir(face))
+
+
+def test_a_face_shows_the_module_as_it_is_now(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A face keeps no copy: a monkeypatch of the module behind it is seen through it, before and after a look-up."""
+    import workbench.flows
+    import workbench.flows.rates
+
+    real = workbench.flows.check_rates
+    assert real is workbench.flows.rates.check_rates
+
+    def fake(*args: object, **kwargs: object) -> None:
+        return None
+
+    monkeypatch.setattr(workbench.flows.rates, "check_rates", fake)
+    from workbench.flows import check_rates
+
+    assert check_rates is fake and workbench.flows.check_rates is fake

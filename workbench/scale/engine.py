@@ -185,6 +185,7 @@ def partitions(client: Client, sources: Sequence[str | Path], size: int = DEFAUL
 def run(client: Client, parts: list[Partition], job: Job, progress: bool = True) -> list[PartResult]:
     """Every partition on the cluster, results in partition order; a bar counts the partitions done."""
     from distributed import as_completed
+
     from workbench.display import progress_bar as tqdm  # a notebook keeps the finished bar as text
 
     futures = client.map(run_partition, parts, job=job, pure=False)
