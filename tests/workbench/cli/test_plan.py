@@ -91,7 +91,7 @@ def test_plan_with_errors_exits_1_and_says_a_push_stops(tmp_path: Path, workbenc
     done = workbench(plan_args(new, tmp_path / "none.sqlite", "--report", "plan.csv"), cwd=tmp_path)
     assert done.returncode == 1
     out = " ".join(done.stdout.split())
-    assert "A push stops here: 1 error block the push" in out and "30 added" in out
+    assert "A push stops here: 1 error blocks the push" in out and "30 added" in out
     assert not (tmp_path / "none.sqlite").exists() and (tmp_path / "plan.csv").exists()
     assert "every price counts as added" in out
 
