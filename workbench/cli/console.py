@@ -12,7 +12,7 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
-from workbench.wording import NO_PLATFORM, count
+from workbench.wording import count, platform_text
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -170,7 +170,7 @@ def print_plan(plan: Any, limit: int = 10) -> None:
         console.print(f"  … and {count(len(ranges) - limit, 'more line')} (write them all with --report "
                       "plan.html/.xlsx/.csv)")
     if not plan.target:
-        console.print(f"[yellow]Nothing to compare with: {NO_PLATFORM}[/] (no WORKBENCH_BASE_URL and no accepted price in the "
+        console.print(f"[yellow]Nothing to compare with: {platform_text(plan.target)}[/] (no WORKBENCH_BASE_URL and no accepted price in the "
                       "journal): every price counts as added")
 
 

@@ -150,7 +150,7 @@ def fetch_lookups(client: SyncPlatformClient, cache: LookupCache, source: str, *
                 problem = f"/xml/{kind} answered something unreadable ({exc}; ruid {result.ruid or 'unknown'})"
             else:
                 if rows.skipped:
-                    warnings.append(f"/xml/{kind}: {count(rows.skipped, 'record')} without their key "
+                    warnings.append(f"/xml/{kind}: {count(rows.skipped, 'record')} without a key "
                                     f"{agree(rows.skipped, 'was', 'were')} skipped")
                 fetched[kind] = cache.store(source, kind, rows.records, result.ruid)
                 frames[kind], ruids[kind] = lookup_frame(kind, rows.records), result.ruid

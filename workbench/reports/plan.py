@@ -26,7 +26,7 @@ from workbench.reports.cells import XLSXWRITER_OPTIONS
 from workbench.reports.output_files import whole_file, write_text_whole
 from workbench.reports.tables import write_table
 from workbench.reports.text import text
-from workbench.wording import NO_PLATFORM, count
+from workbench.wording import count, platform_text
 
 FORMATS = (".csv", ".xlsx", ".html")
 HTML_RANGES = 5_000
@@ -68,7 +68,7 @@ def write_plan_report(plan: Any, path: str | Path) -> Path:
 
 def _figures(plan: Any) -> list[tuple[str, str]]:
     c = plan.counts
-    return [("target", plan.target or f"{NO_PLATFORM} (nothing accepted to compare with)"), ("journal", str(plan.journal)),
+    return [("target", plan.target or f"{platform_text(None)} (nothing accepted to compare with)"), ("journal", str(plan.journal)),
             ("cells added", f"{c['added']:,}"), ("cells changed", f"{c['changed']:,}"),
             ("cells unchanged", f"{c['unchanged']:,}"), ("cells removed from the sheet", f"{c['removed']:,}"),
             ("prices to send", f"{plan.cells_to_send:,}"), ("requests", f"{plan.requests:,}"),
@@ -98,7 +98,7 @@ def render_plan_html(plan: Any) -> str:
     names = names_of(getattr(plan, "frame", None))
     moved = rr[(rr["added"] + rr["changed"] + rr["removed"]) > 0]
     target = (f"Platform <code>{e(plan.target)}</code>" if plan.target else
-              f"{NO_PLATFORM.capitalize()}: nothing accepted to compare with, so every price counts as added")
+              f"{platform_text(None).capitalize()}: nothing accepted to compare with, so every price counts as added")
     sent = count(plan.cells_to_send, "price") + " to send" + (" (every price: a full push)" if plan.full else "")
     parts = ["<h1>Plan (nothing sent)</h1>",
              f"<div class='meta'>{target} · journal <code>{e(str(plan.journal))}</code> · {e(sent)} in "
