@@ -15,6 +15,7 @@ from expectations.rates import repeats
 from loaders import Registry
 from loaders.issues import empty_issues, issues_where
 from loaders.schemas import RESTRICTION_HEADERS
+from loaders.wording import agree
 
 if TYPE_CHECKING:
     from expectations.availability import AvailabilityRules
@@ -194,7 +195,7 @@ def missing_facts(frame: pd.DataFrame, registry: Registry, quantities: pd.DataFr
             if hotel in restricted and hotel not in pricing else None,
             room_rate_facts(hotel, with_rates, with_rooms, ["rate_not_active_for_room", "child_rate_restriction"]),
             (["rooms_to_sell_above_quantity"], f"`rooms_to_sell_above_quantity` did not run for "
-             f"room{'s' if len(rooms) > 1 else ''} {', '.join(rooms)} (Quantity is not known)") if rooms else None,
+             f"{agree(len(rooms), 'room')} {', '.join(rooms)} (Quantity is not known)") if rooms else None,
         ) if f is not None]
         if found:
             out.append({"hotel_code": hotel, "rules": [r for f in found for r in f[0]],

@@ -21,6 +21,7 @@ from importlib import resources
 import pandas as pd
 
 from expectations.content_frames import Checker, blank
+from loaders.wording import count
 
 BORDER_TOLERANCE_KM = 2.0
 #: Natural Earth (geo-intel-offline's source) gives some countries no ISO code (``-99``)
@@ -181,7 +182,7 @@ def check(c: Checker) -> None:
                f"an address needs {what} (AddressLine, CityName and CountryName are required): fill it in")
     long = contacts["address_line"].str.len() > 255
     c.flag("Contacts", long, "address_line", "address_line_length",
-           lambda sub: [f"the address line has {len(t)} characters; at most 255 are allowed: shorten it"
+           lambda sub: [f"the address line has {count(len(t), 'character')}; at most 255 are allowed: shorten it"
                         for t in sub["address_line"]])
     state = contacts["state_code"]
     ok_country = country.notna() & ~bad_country

@@ -19,6 +19,7 @@ import pandas as pd
 from expectations.content_frames import Checker, ContentLookups, each
 from expectations.reference import cet_today
 from loaders.issues import combine, empty_issues
+from loaders.wording import count
 
 __all__ = ["MAX_AGE_BUCKETS", "PHONE_LIMITS", "RULES", "check", "modular_name_problems", "time_problem",
            "validate_content_modular"]
@@ -52,7 +53,7 @@ def modular_name_problems(name: str) -> tuple[tuple[str, str], ...]:
     symbols = " ".join(f"`{ch}`" for ch in sorted({ch for ch in name if unicodedata.category(ch)[0] in "PS"}))
     checks = (
         ("modular_name_length", not NAME_MIN <= len(name) <= NAME_MAX,
-         f"the name has {len(name)} characters; the Property API takes {NAME_MIN} to {NAME_MAX}: "
+         f"the name has {count(len(name), 'character')}; the Property API takes {NAME_MIN} to {NAME_MAX}: "
          + ("write the full name" if len(name) < NAME_MIN else "shorten it")),
         ("modular_name_letters", len(letters) < NAME_LETTERS or not any(ch.islower() for ch in letters),
          f"the name needs at least {NAME_LETTERS} letters, one of them lower case (not all capitals): write it in "

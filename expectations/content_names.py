@@ -16,6 +16,7 @@ import numpy as np
 import pandas as pd
 
 from expectations.content_frames import Checker, blank, each
+from loaders.wording import count
 
 NAME_SYMBOLS = "!#&`'\"-,"
 MIN_NAME, MAX_NAME = 3, 255
@@ -39,7 +40,7 @@ def name_problems(name: str) -> tuple[tuple[str, str], ...]:
                                    + ("write the full name" if n < MIN_NAME else "shorten it")))
     run = _DIGITS.search(name)
     if run:
-        out.append(("name_digits", f"the name holds {len(run[0])} digits in a row (`{run[0]}`); at most five are "
+        out.append(("name_digits", f"the name holds {count(len(run[0]), 'digit')} in a row (`{run[0]}`); at most five are "
                                    "allowed (no phone numbers in names): remove them"))
     bad = sorted(set(_ASCII_REFUSED.findall(name)) if name.isascii() else {ch for ch in name if not _allowed(ch)})
     if bad:

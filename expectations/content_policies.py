@@ -121,7 +121,7 @@ def _fees(c: Checker) -> None:
     flag("Fees", f["type"].eq("Conditional").fillna(False) & ~cleaning, "type", "fee_conditional_cleaning_only",
          f"Type `Conditional` is only for the cleaning fee (Code {CLEANING_FEE}): use Inclusive or Exclusive")
     flag("Fees", cleaning & blank(f["conditions"]), "conditions", "fee_condition_required",
-         f"a cleaning fee (Code {CLEANING_FEE}) needs its condition(s): one or more of {listed(CONDITIONS)}, "
+         f"a cleaning fee (Code {CLEANING_FEE}) needs its conditions: one or more of {listed(CONDITIONS)}, "
          "separated by `;`")
     bad_cond = outside(f["conditions"], CONDITIONS.__contains__)
     flag("Fees", nonempty(bad_cond), "conditions", "fee_condition_value",

@@ -11,6 +11,7 @@ import pandas as pd
 from expectations._keys import Coder, Keys
 from loaders import Registry
 from loaders.issues import empty_issues, issues_where
+from loaders.wording import agree
 
 if TYPE_CHECKING:
     from expectations.rate_check import RateCheck
@@ -171,12 +172,12 @@ def missing_facts(frame: pd.DataFrame, registry: Registry, coder: Coder | None =
         if hotel in no_max:
             rooms_ = sorted(no_max[hotel])
             rules.append("guests_max")
-            why.append(f"`guests_max` did not run for room{'s' if len(rooms_) > 1 else ''} {', '.join(rooms_)} "
+            why.append(f"`guests_max` did not run for {agree(len(rooms_), 'room')} {', '.join(rooms_)} "
                        "(MaxAdultOccupancy is not known)")
         if hotel in unsure_codes:
             codes = sorted(unsure_codes[hotel])
             rules.append("child_rate_follows_price")
-            why.append(f"child rate{'s' if len(codes) > 1 else ''} {', '.join(codes)} taken to follow the "
+            why.append(f"child {agree(len(codes), 'rate')} {', '.join(codes)} taken to follow the "
                        "parent's price (`FollowsPrice` is not known)")
         if rules:
             out.append({"hotel_code": hotel, "rules": list(dict.fromkeys(rules)), "why": "; ".join(why)})

@@ -26,6 +26,7 @@ import pandas as pd
 from expectations.reference import currency_minor_units
 from loaders import LoadError
 from loaders.issues import combine, empty_issues, issues_where
+from loaders.wording import count
 
 JUMP = "price_jump"
 OUTLIER = "price_outlier"
@@ -232,4 +233,4 @@ def _guests(g: object) -> str:
 def guests_text(g: object) -> str:
     """``1 guest``, ``2 guests``."""
     n = int(str(g))
-    return f"{n} guest{'s' if n != 1 else ''}"
+    return count(n, "guest")

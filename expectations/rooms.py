@@ -23,6 +23,7 @@ from expectations.engine import Rule, run_suite
 from expectations.reference import DATA
 from loaders.issues import combine, empty_issues, issues_where
 from loaders.rooms import header_of, room_keys
+from loaders.wording import count
 
 SUBROOM_CAPABLE = frozenset({"Apartment", "Suite", "Chalet", "Bungalow", "Holiday home", "Villa", "Mobile home"})
 KITCHEN_REQUIRED = frozenset({"Apartment", "Aparthotel", "Condominium"})
@@ -282,7 +283,7 @@ ROOM_RULES: list[RoomRule] = [
     RoomRule("duplicate_room", "error", "inv_code", "InvCode", "ExpectUniqueRoomFact",
           lambda r: f"room {r.room_key} is on the Rooms sheet more than once: keep one row per room type"),
     RoomRule("subroom_count_mismatch", "error", "subroom_count", "SubRoomCount", "ExpectSubRoomCountMatchesSheet",
-          lambda r: f"SubRoomCount says room {r.room_key} has {_i(r.subroom_count)} sub-room(s) and the SubRooms sheet "
+          lambda r: f"SubRoomCount says room {r.room_key} has {count(int(r.subroom_count), 'sub-room')} and the SubRooms sheet "
                     f"lists {_i(r.subrooms_listed)}: the SubRooms part replaces every sub-room of the room with its "
                     "beds, so list all of them (or correct SubRoomCount)"),
     RoomRule("inactive_new_room", "error", "active", "Active", "ExpectNewRoomActive",

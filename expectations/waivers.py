@@ -21,6 +21,7 @@ import numpy as np
 import pandas as pd
 
 from loaders.issues import combine, empty_issues, issues_from_records
+from loaders.wording import count
 
 #: Columns the waived frame adds to the issue columns.
 WAIVED_COLUMNS = ["waiver_reason", "waived_by", "waiver"]
@@ -109,5 +110,5 @@ def _on_error(w: dict[str, Any], errors: pd.DataFrame) -> dict[str, object]:
     n = len(errors)
     return {"source": w['source'], "sheet": w['sheet'], "row": w['row'], "column": "rule", "value": w['rule'],
             "rule": "waiver_on_error", "severity": "warning",
-            "message": f"the waiver of {_named(w)} matches {n:,} error{'s' if n != 1 else ''} (first: {at}): "
+            "message": f"the waiver of {_named(w)} matches {count(n, 'error')} (first: {at}): "
                        "errors can never be waived; fix the data, or leave those rows out with --skip-invalid"}

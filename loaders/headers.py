@@ -7,6 +7,7 @@ from collections.abc import Sequence
 
 from loaders.errors import LoadError
 from loaders.schemas import Field
+from loaders.wording import agree
 
 
 def header_key(text: str) -> str:
@@ -43,7 +44,7 @@ def missing_columns_error(missing: Sequence[Field], *, source: str, sheet: str, 
     parts = [f"{f.ota} (accepted names: {accepted_names(f)})" for f in missing]
     seen = ", ".join(f"`{h}`" for h in header if h) or "none"
     return LoadError(
-        f"{where(source, sheet)} is missing required column{'s' if len(missing) > 1 else ''}: "
+        f"{where(source, sheet)} is missing required {agree(len(missing), 'column')}: "
         + "; ".join(parts) + f". Headers found: {seen}." + (f" {extra}" if extra else ""),
         source=source, sheet=sheet)
 

@@ -18,6 +18,8 @@ from collections.abc import Iterable, Mapping
 import numpy as np
 import pandas as pd
 
+from loaders.wording import count
+
 ISSUE_COLUMNS = ["source", "sheet", "row", "column", "value", "rule", "severity", "message"]
 ISSUE_DTYPES = {"source": "string", "sheet": "string", "row": "Int64", "column": "string", "value": "string",
                 "rule": "string", "severity": "string", "message": "string"}
@@ -37,7 +39,7 @@ def cut(text: str, limit: int = QUOTE_LIMIT) -> str:
     done = _WAS_CUT.search(text)
     if done is not None and done.start() <= limit:
         return text
-    return f"{text[:limit]}… ({len(text):,} characters)"
+    return f"{text[:limit]}… ({count(len(text), 'character')})"
 
 
 def empty_issues() -> pd.DataFrame:

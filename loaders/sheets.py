@@ -30,6 +30,7 @@ from loaders.folders import folder_files
 from loaders.header_rows import HEADER_SEARCH_ROWS, TableKind, find_header, two_row_header
 from loaders.own_sheets import is_lock_file, own_sheets
 from loaders.parquet_files import FIRST_ROW, PARQUET_SUFFIXES, read_parquet_tables, text_table
+from loaders.wording import agree
 from loaders.xlsx_bounds import DEFAULT_BOUNDS, WorkbookBounds
 
 EXCEL_SUFFIXES = {".xlsx", ".xlsm", ".xlsb", ".xls", ".ods"}
@@ -81,8 +82,8 @@ class Tables:
                             "name it with --sheet"} for h in self.hidden] + [
             {"source": source, "sheet": "", "row": None, "column": "", "value": ", ".join(names),
              "rule": "report_sheets_skipped", "severity": "warning",
-             "message": f"sheet{'s' if len(names) > 1 else ''} " + ", ".join(f"`{n}`" for n in names)
-                        + " added by the workbench to its report " + ("were" if len(names) > 1 else "was")
+             "message": f"{agree(len(names), 'sheet')} " + ", ".join(f"`{n}`" for n in names)
+                        + " added by the workbench to its report " + agree(len(names), "was", "were")
                         + " not read; the other sheets were checked"} for source, names in self.added.items()]
 
 

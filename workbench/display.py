@@ -18,6 +18,8 @@ from typing import Any
 
 import pandas as pd
 
+from workbench.wording import count
+
 CSS_CLASS = "wb-summary"
 TONES = ("ok", "error", "warning", "info")
 ROW_TONES = {"error": "error", "warning": "warning"}  # a row's value -> its mark (red / yellow)
@@ -280,7 +282,7 @@ class FrameView:
         if isinstance(shown.index, pd.RangeIndex):  # row positions say nothing; a named index (a pivot) stays
             styler = styler.hide(axis="index")
         if len(shown) < len(named):
-            styler = styler.set_caption(f"The first {len(shown):,} of {len(named):,} rows (all of them: "
+            styler = styler.set_caption(f"The first {len(shown):,} of {count(len(named), 'row')} (all of them: "
                                         f".wb.show(rows={len(named)}))")
         styler = styler.set_table_styles([
             {"selector": "th, td", "props": "text-align:left!important;vertical-align:top;white-space:normal;"
@@ -315,7 +317,7 @@ def xml_excerpt(body: bytes | str, lines: int = 25) -> str:
     text = etree.tostring(root, pretty_print=True, encoding="unicode").rstrip("\n").split("\n")
     shown = text[:lines]
     rest = len(text) - len(shown)
-    return "\n".join(shown) + (f"\n… {rest:,} more line{'s' if rest != 1 else ''}" if rest else "")
+    return "\n".join(shown) + (f"\n… {count(rest, 'more line')}" if rest else "")
 
 
 def progress_bar(*args: Any, **kwargs: Any) -> Any:

@@ -12,6 +12,9 @@ from __future__ import annotations
 import html
 import re
 
+from workbench.wording import agree
+from workbench.wording import count as count  # the pages' name for it, kept
+
 PAGE_CLASS = "wb-report"
 #: every selector starts with the container class; the alignment is ``!important`` because
 #: JupyterLab right-aligns output tables with a more specific rule
@@ -59,21 +62,19 @@ def page(title: str, body: str, *, css: str = "", script: str = "", variant: str
             f"<style>{PAGE_CSS}{css}</style></head><body><div class='{cls}'>{body}{tail}</div></body></html>\n")
 
 
-def card(figure: str | int, label: str, tone: str = "neutral") -> str:
+def card(figure: str | int, label: str, tone: str = "neutral", one: str = "") -> str:
     """One figure above its label (the stylesheet makes the figure a block of its own; the markup
-    ``<b>10</b>errors`` is the one the reports have always had)."""
+    ``<b>10</b>errors`` is the one the reports have always had). ``one``: the label when the figure
+    is exactly 1 (``error`` beside ``errors``), so a card never reads ``1 errors``."""
     shown = f"{figure:,}" if isinstance(figure, int) else figure
+    if one and isinstance(figure, int):
+        label = agree(figure, one, label)
     return f"<div class='card {tone}'><b>{html.escape(shown)}</b>{html.escape(label)}</div>"
 
 
 def heading(column: str) -> str:
     """``hotel_code`` -> ``Property``; ``rooms_to_sell`` -> ``Rooms to sell``."""
     return HEADINGS.get(column) or (column.replace("_", " ").capitalize() if "_" in column else column)
-
-
-def count(n: int, noun: str, plural: str | None = None) -> str:
-    """``1 error``, ``2 errors``, ``1,183 requests``: the number with separators, the noun agreeing."""
-    return f"{n:,} {noun if n == 1 else (plural or noun + 's')}"
 
 
 def with_code(text: str) -> str:

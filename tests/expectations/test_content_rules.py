@@ -401,7 +401,7 @@ EXPECTED = {
     'fee_conditional_cleaning_only': ('Fees', 2, 'Type', 'error',
         'Type `Conditional` is only for the cleaning fee (Code 5009): use Inclusive or Exclusive'),
     'fee_condition_required': ('Fees', 2, 'Conditions', 'error',
-        'a cleaning fee (Code 5009) needs its condition(s): one or more of `guest_brings_pet`, `guest_doesnt_clean_before_checkout`, `guest_smokes`, separated by `;`'),
+        'a cleaning fee (Code 5009) needs its conditions: one or more of `guest_brings_pet`, `guest_doesnt_clean_before_checkout`, `guest_smokes`, separated by `;`'),
     'fee_condition_value': ('Fees', 2, 'Conditions', 'error',
         '`guest_parties` is not a condition; the conditions are `guest_brings_pet`, `guest_doesnt_clean_before_checkout`, `guest_smokes`'),
     'fee_internet_only_5035': ('Fees', 2, 'InternetType', 'error',

@@ -159,7 +159,7 @@ ROOMS_ACTIVE = ["HotelCode", "InvCode", "RoomID", "RoomType", "RoomTypeName", "A
     ([7, "A9", None, "Apartment", "Flat", None, 3], [[7, "A9", None, "Bedroom 1", "Bedroom", 2, None],
                                                      [7, "A9", None, "Bathroom 1", "Bathroom", None, 1]],
      ("Rooms", 2, "SubRoomCount", "3", "subroom_count_mismatch", "error",
-      "SubRoomCount says room 7:A9 has 3 sub-room(s) and the SubRooms sheet lists 2: the SubRooms part replaces every "
+      "SubRoomCount says room 7:A9 has 3 sub-rooms and the SubRooms sheet lists 2: the SubRooms part replaces every "
       "sub-room of the room with its beds, so list all of them (or correct SubRoomCount) (SUBROOM_COUNT_MISMATCH)")),
     ([7, None, 71, "Double", "New", 0, None], [],
      ("Rooms", 2, "Active", "0", "inactive_new_room", "error",

@@ -35,6 +35,7 @@ from workbench.config import Settings
 from workbench.transport.answer import AnswerProblem, decoded_response, read_answer_sync
 from workbench.transport.backoff import RETRIABLE_STATUS, RetryPolicy, parse_retry_after
 from workbench.transport.tls import tls_failure
+from workbench.wording import count
 
 log = logging.getLogger(__name__)
 
@@ -112,10 +113,10 @@ class CarSearchClient:
                     self._wait(attempt, None, f"{what} on {path}")
                     continue
                 if isinstance(exc, AnswerProblem):
-                    raise CarsConnectionError(f"the answer from `{url}` could not be read after {attempt} "
-                                              f"attempt(s): {what}") from None
-                raise CarsConnectionError(f"could not reach the car search service at `{url}` after {attempt} "
-                                          f"attempt(s): {refused + ': ' if refused else ''}{what}") from exc
+                    raise CarsConnectionError(f"the answer from `{url}` could not be read after "
+                                              f"{count(attempt, 'attempt')}: {what}") from None
+                raise CarsConnectionError(f"could not reach the car search service at `{url}` after "
+                                          f"{count(attempt, 'attempt')}: {refused + ': ' if refused else ''}{what}") from exc
             if resp.status_code == 429:
                 self.stats.rate_limited += 1
             if resp.status_code in RETRIABLE_STATUS or resp.status_code >= 500:

@@ -22,6 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from workbench.errors import InputError, SettingsError, TerminalError, TransientError, WorkbenchError
+from workbench.wording import count
 
 
 class CarsError(WorkbenchError):
@@ -53,7 +54,7 @@ class SearchParamsError(CarsError, InputError, ValueError):
     def __init__(self, problems: list[Problem]) -> None:
         self.problems = list(problems)
         lines = "\n".join(f"  - {p}" for p in self.problems)
-        super().__init__(f"car search not sent: {len(self.problems)} problem(s) with the parameters\n{lines}")
+        super().__init__(f"car search not sent: {count(len(self.problems), 'problem')} with the parameters\n{lines}")
 
 
 @dataclass(frozen=True)

@@ -24,6 +24,7 @@ from workbench.cars.pagination import DEFAULT_MAX_PAGES
 from workbench.cars.params import Location, SearchParams, default_location
 from workbench.cars.static import CachedList, StaticCache
 from workbench.config import Settings
+from workbench.wording import agree, count
 
 log = logging.getLogger(__name__)
 
@@ -115,7 +116,8 @@ class CarSearch:
         warnings = [*languages.warnings, *paged.warnings, *lists["suppliers"].warnings, *lists["depots"].warnings]
         for kind, ids in missing.items():
             if ids:
-                warnings.append(f"{len(ids)} {kind} id(s) have no name in the static data: "
+                warnings.append(f"{count(len(ids), f'{kind} id')} {agree(len(ids), 'has', 'have')} no name in the "
+                                "static data: "
                                 f"{', '.join(sorted(ids)[:5])}{' …' if len(ids) > 5 else ''}")
         return SearchResult(frame, len(paged.pages), paged.duplicates, paged.truncated, paged.total_results,
                             paged.request_ids, params.to_body(), warnings)

@@ -34,6 +34,7 @@ from workbench.cli.kinds import refuse_other_kind
 from workbench.cli.paths import check_outputs
 from workbench.cli.scale import Engine, EngineOpt
 from workbench.cli.signals import finishing
+from workbench.wording import count
 
 Files = Annotated[list[Path], typer.Argument(
     help="Availability workbooks or CSV/Parquet files (or folders of them): `HotelCode`, `InvTypeCode`, "
@@ -83,18 +84,18 @@ def validate_availability_cmd(
         if waivers is not None:
             check = check.waive(waivers)
             if len(check.waived):
-                console.print(f"[dim]{len(check.waived):,} warning(s) waived by {escape(waivers.name)}: listed "
+                console.print(f"[dim]{count(len(check.waived), 'warning')} waived by {escape(waivers.name)}: listed "
                               "apart in the reports, counted nowhere[/]")
     except LoadError as exc:
         fail(str(exc))
     print_skipped(check.issues)
-    console.print(f"{len(check.frame):,} value(s) read (rooms to sell and restrictions, one per room or room-rate "
+    console.print(f"{count(len(check.frame), 'value')} read (rooms to sell and restrictions, one per room or room-rate "
                   "and night)")
     print_issues(check.issues, limit=show)
     missing = check.not_checked()
     if len(missing):
         rules = sorted({r for rs in missing["rules"] for r in rs})
-        console.print(f"[yellow]Not fully checked[/] ({len(missing)} propert{'y' if len(missing) == 1 else 'ies'}): "
+        console.print(f"[yellow]Not fully checked[/] ({count(len(missing), 'property', 'properties')}): "
                       f"{', '.join(rules)} did not run for lack of facts the platform does not send (pricing model, "
                       "units); give them with --registry FILE or --rooms FILE (see the `not_checked` warnings)")
     _reports(check, report)
@@ -130,7 +131,7 @@ def _checked(files: list[Path], day, registry, rooms, sheet, encoding, header_ro
                                    as_of=day, encoding=encoding, header_row=header_row, waivers=waivers)
     print_skipped(check.issues)
     if waivers is not None and len(check.waived):
-        console.print(f"[dim]{len(check.waived):,} warning(s) waived by {escape(waivers.name)}: listed apart in the "
+        console.print(f"[dim]{count(len(check.waived), 'warning')} waived by {escape(waivers.name)}: listed apart in the "
                       "reports, counted nowhere[/]")
     print_issues(check.issues, limit=10)
     return check
@@ -218,10 +219,10 @@ def push_availability_cmd(
 
             with console.status(f"Writing the requests into {dry_run}…"):
                 done = write_dry_run(check, dry_run, skip_invalid=skip_invalid, reading=settings.los_reading)
-            console.print(f"[green]Wrote {len(done.requests)} request(s)[/] with {done.messages:,} message(s) for "
-                          f"{done.cells:,} value(s) into [bold]{escape(str(done.directory))}[/] (see manifest.csv)"
-                          + (f"; {done.skipped_rows:,} value(s) with errors skipped" if done.skipped_rows else ""))
-            reports.nothing_sent(f"a dry run: the {len(done.requests)} request(s) were written to `{done.directory}`, "
+            console.print(f"[green]Wrote {count(len(done.requests), 'request')}[/] with {count(done.messages, 'message')} "
+                          f"for {count(done.cells, 'value')} into [bold]{escape(str(done.directory))}[/] (see manifest.csv)"
+                          + (f"; {count(done.skipped_rows, 'value')} with errors skipped" if done.skipped_rows else ""))
+            reports.nothing_sent(f"a dry run: {count(len(done.requests), 'request')} written to `{done.directory}`, "
                                  "not sent", check)
             return
         from workbench.flows import push_availability

@@ -13,6 +13,7 @@ from rich.markup import escape
 from workbench.cli.common import EnvFileOpt, JournalOpt, fetch_app, load_settings, reconcile_app
 from workbench.cli.console import check_paths, clip, console, fail, print_outcome, written
 from workbench.cli.paths import check_outputs
+from workbench.wording import count
 
 HotelOpt = Annotated[list[int], typer.Option("--hotel", help="Property id (HotelCode); may repeat.",
                                              show_default=False)]
@@ -38,7 +39,7 @@ def _table_path(path: Path) -> None:
 
 def _print_problems(held) -> None:
     for p in held.problems.head(10).itertuples(index=False):
-        console.print(f"[red]{p.outcome}[/] property {p.hotel_code}, {p.days} night(s) from {p.start}: "
+        console.print(f"[red]{p.outcome}[/] property {p.hotel_code}, {count(p.days, 'night')} from {p.start}: "
                       f"{escape(clip(p.text))}" + (f" (ruid {escape(str(p.ruid))})" if isinstance(p.ruid, str) else ""))
 
 
@@ -74,8 +75,8 @@ def fetch_availability_cmd(
     except WorkbenchError as exc:
         fail(str(exc))
     rooms = held.frame[held.frame["rate_plan_code"].isna()]
-    console.print(f"{len(rooms):,} room-type night(s) and {len(held.frame) - len(rooms):,} room-rate night(s) of "
-                  f"{len(set(hotel))} propert{'y' if len(set(hotel)) == 1 else 'ies'} read from {held.start:%Y-%m-%d}")
+    console.print(f"{count(len(rooms), 'room-type night')} and {count(len(held.frame) - len(rooms), 'room-rate night')} "
+                  f"of {count(len(set(hotel)), 'property', 'properties')} read from {held.start:%Y-%m-%d}")
     _print_problems(held)
     try:
         from workbench.reports.tables import write_table
@@ -145,7 +146,7 @@ def reconcile_availability_cmd(
     if rec.fix is None:
         raise typer.Exit(0 if rec.ok else 1)
     if dry_run is not None:
-        console.print(f"[green]Wrote {len(rec.fix)} request(s)[/] with the accepted values into "
+        console.print(f"[green]Wrote {count(len(rec.fix), 'request')}[/] with the accepted values into "
                       f"[bold]{escape(str(dry_run))}[/] (send them with `workbench push requests {escape(str(dry_run))}`)")
         raise typer.Exit(1)
     print_outcome(rec.fix)

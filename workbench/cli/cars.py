@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from workbench.wording import count
+
 if TYPE_CHECKING:
     import pandas as pd
 
@@ -85,7 +87,7 @@ def _write(frame: pd.DataFrame, out: Path | None) -> None:
         from workbench.reports import write_table
 
         path = _run(lambda: write_table(frame, out))
-        _console().print(f"wrote {len(frame)} rows to {path}", soft_wrap=True)
+        _console().print(f"wrote {count(len(frame), 'row')} to {path}", soft_wrap=True)
 
 
 @app.command()
@@ -137,8 +139,9 @@ def search(
     console = _console()
     priced = frame["price"].dropna()
     span = f", prices {priced.min():.2f}–{priced.max():.2f} {currency.upper()}" if len(priced) else ""
-    console.print(f"{len(frame)} offers from {result.pages} page(s), {frame['supplier_id'].nunique()} supplier(s)"
-                  f"{span}; {result.duplicates} duplicate(s) dropped", soft_wrap=True)
+    console.print(f"{count(len(frame), 'offer')} from {count(result.pages, 'page')}, "
+                  f"{count(frame['supplier_id'].nunique(), 'supplier')}{span}; "
+                  f"{count(result.duplicates, 'duplicate')} dropped", soft_wrap=True)
     for w in result.warnings:
         _console(stderr=True).print(f"[yellow]warning:[/] {w}", markup=True, soft_wrap=True)
     if show and len(frame):

@@ -12,6 +12,8 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
+from workbench.wording import count, platform_text
+
 if TYPE_CHECKING:
     import pandas as pd
 
@@ -91,9 +93,9 @@ def print_issues(issues: pd.DataFrame, rows: int | None = None, limit: int = 20)
     n_err = int((issues["severity"] == "error").sum())
     n_warn = int((issues["severity"] == "warning").sum())
     summary.record(rows=rows, errors=n_err, warnings=n_warn)
-    head = f"{rows:,} price(s) read; " if rows is not None else ""
+    head = f"{count(rows, 'price')} read; " if rows is not None else ""
     colour = "red" if n_err else "green"
-    console.print(f"{head}[{colour}]{n_err} error(s)[/], [yellow]{n_warn} warning(s)[/]")
+    console.print(f"{head}[{colour}]{count(n_err, 'error')}[/], [yellow]{count(n_warn, 'warning')}[/]")
     if issues.empty or limit <= 0:
         return
     import pandas as pd
@@ -128,10 +130,10 @@ def print_push_result(result: Any, limit: int = 10) -> None:
         console.print(f"  [red]{escape(text(r.hotel))} {escape(text(r.month))}[/]: {escape(text(r.outcome))}, "
                       f"{escape(said)} ({_answer(r.http_status, r.ruid)})")
     if len(failing) > limit:
-        console.print(f"  … and {len(failing) - limit} more request(s) (write them all with --report push.html)")
+        console.print(f"  … and {count(len(failing) - limit, 'more request')} (write them all with --report push.html)")
     not_sent = getattr(result, "not_sent", None)
     if not_sent is not None and len(not_sent):
-        console.print(f"[yellow]{len(not_sent):,} row(s) with errors not sent[/] (listed in the push report as "
+        console.print(f"[yellow]{count(len(not_sent), 'row')} with errors not sent[/] (listed in the push report as "
                       "`not sent (errors)`)")
 
 
@@ -165,9 +167,10 @@ def print_plan(plan: Any, limit: int = 10) -> None:
     for r in ranges.head(limit).itertuples(index=False):
         console.print(f"  {escape(text(r.hotel_code))} {escape(r.text)}")
     if len(ranges) > limit:
-        console.print(f"  … and {len(ranges) - limit:,} more line(s) (write them all with --report plan.html/.xlsx/.csv)")
+        console.print(f"  … and {count(len(ranges) - limit, 'more line')} (write them all with --report "
+                      "plan.html/.xlsx/.csv)")
     if not plan.target:
-        console.print("[yellow]No target to compare with[/] (no WORKBENCH_BASE_URL and no accepted price in the "
+        console.print(f"[yellow]Nothing to compare with: {platform_text(plan.target)}[/] (no WORKBENCH_BASE_URL and no accepted price in the "
                       "journal): every price counts as added")
 
 

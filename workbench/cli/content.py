@@ -25,8 +25,9 @@ from workbench.cli.common import (
 from workbench.cli.console import check_paths, console, fail, print_issues
 from workbench.cli.kinds import refuse_other_kind
 from workbench.cli.paths import check_outputs
+from workbench.wording import count
 
-Files = Annotated[list[Path], typer.Argument(help="Content workbook(s) (sheets Property, Contacts, Policies, …) or "
+Files = Annotated[list[Path], typer.Argument(help="Content workbooks (sheets Property, Contacts, Policies, …) or "
                                                   "one CSV per part (property.csv, contacts.csv, …).",
                                              show_default=False)]
 
@@ -75,8 +76,8 @@ def validate_content_cmd(
         fail(f"the platform's lists could not be read: {exc} (check the settings, or run without --env-file)")
     print_skipped(check.issues)
     props = check.properties
-    console.print(f"{len(props)} propert{'y' if len(props) == 1 else 'ies'} read ({int(props['new'].sum())} new); "
-                  + ", ".join(f"{p} {len(f)}" for p, f in check.parts.items() if len(f)))
+    console.print(f"{count(len(props), 'property', 'properties')} read ({int(props['new'].sum()):,} new); "
+                  + ", ".join(f"{p} {len(f):,}" for p, f in check.parts.items() if len(f)))
     for note in check.notes:
         console.print(f"[dim]{escape(note)}[/]")
     print_issues(check.issues, limit=show)

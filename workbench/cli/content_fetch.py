@@ -11,6 +11,7 @@ from rich.markup import escape
 
 from workbench.cli.common import EnvFileOpt, fetch_app
 from workbench.cli.console import console, fail, written
+from workbench.wording import count
 
 
 @fetch_app.command("content")
@@ -50,7 +51,7 @@ def fetch_content_cmd(
         fail(str(exc))
     for part, frame in frames.items():
         if len(frame):
-            console.print(f"  [bold]{escape(part)}[/]: {len(frame)} row(s)")
+            console.print(f"  [bold]{escape(part)}[/]: {count(len(frame), 'row')}")
     try:
         written(write_content_workbook(frames, out), "Written")
     except (ValueError, OSError) as exc:

@@ -15,6 +15,7 @@ from rich.markup import escape
 
 from workbench.cli.common import print_skipped
 from workbench.cli.console import console, fail, print_issues, text, written
+from workbench.wording import count
 
 SHOWN = 40
 
@@ -48,8 +49,8 @@ def push_modular(files: list[Path], settings: Any, reports: Any, *, dry_run: Pat
     print_requests(result)
     if plan or dry_run is not None:
         where = f" into [bold]{escape(str(dry_run))}[/] (with manifest.csv)" if dry_run is not None else ""
-        console.print(f"[green]{len(result.requests)} request(s) planned[/]{where}; {len(result.unchanged)} "
-                      "unchanged (not sent)")
+        console.print(f"[green]{count(len(result.requests), 'request')} planned[/]{where}; "
+                      f"{len(result.unchanged):,} unchanged (not sent)")
         reports.nothing_sent("a dry run: nothing was sent" if dry_run is not None else "a plan: nothing was sent",
                              check, settings.base_url)
         raise typer.Exit(0 if result.ok else 1)

@@ -27,8 +27,9 @@ from workbench.cli.common import (
 from workbench.cli.console import check_paths, console, fail, print_issues, text, written
 from workbench.cli.kinds import refuse_other_kind
 from workbench.cli.paths import check_outputs
+from workbench.wording import count
 
-Files = Annotated[list[Path], typer.Argument(help="Content workbook(s) (sheets Property, Contacts, Policies, …) or "
+Files = Annotated[list[Path], typer.Argument(help="Content workbooks (sheets Property, Contacts, Policies, …) or "
                                                   "one CSV per part.", show_default=False)]
 SHOWN_PARTS = 40
 
@@ -169,9 +170,9 @@ def push_content_cmd(
     if len(result.plan.issues):
         print_issues(result.plan.issues, limit=10)
     if dry_run is not None:
-        console.print(f"[green]Wrote {len(result.plan.requests)} request(s)[/], manifest.csv and parts.csv into "
-                      f"[bold]{escape(str(dry_run))}[/]")
-        reports.nothing_sent(f"a dry run: the {len(result.plan.requests)} request(s) were written to `{dry_run}`, "
+        console.print(f"[green]Wrote {count(len(result.plan.requests), 'request')}[/], manifest.csv and parts.csv "
+                      f"into [bold]{escape(str(dry_run))}[/]")
+        reports.nothing_sent(f"a dry run: {count(len(result.plan.requests), 'request')} written to `{dry_run}`, "
                              "not sent", check, settings.base_url)
         raise typer.Exit(0 if result.ok else 1)
     _print_result(result)

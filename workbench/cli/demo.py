@@ -35,6 +35,7 @@ from rich.console import Console
 
 from workbench.cli.console import console as default_console
 from workbench.paths import SAMPLES
+from workbench.wording import agree, count
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -162,8 +163,8 @@ def _validate(out: Path, console: Console, wrote: Written):
     with console.status("Reading and checking the samples…"):
         check = check_rates(SAMPLE_RATES, registry=SAMPLE_REGISTRY, as_of=DEMO_AS_OF)
     found = set(check.errors["rule"])
-    console.print(f"{len(check.frame):,} prices from {len(check.files)} files; as of {DEMO_AS_OF} (CET): "
-                  f"[red]{len(check.errors)} errors[/], [yellow]{len(check.warnings)} warnings[/]")
+    console.print(f"{count(len(check.frame), 'price')} from {count(len(check.files), 'file')}; as of {DEMO_AS_OF} "
+                  f"(CET): [red]{count(len(check.errors), 'error')}[/], [yellow]{count(len(check.warnings), 'warning')}[/]")
     console.print(check.summary().to_string(index=False))
     if found != EXPECTED_ERRORS:
         raise DemoFailed(f"expected the sample's deliberate problems {sorted(EXPECTED_ERRORS)}, found {sorted(found)}")
@@ -188,11 +189,11 @@ def _dry_run(check, out: Path, console: Console, wrote: Written) -> None:
         result = dry_run(check, out / "requests", skip_invalid=True)
     if not result.requests or result.cells != len(check.valid_frame()):
         raise DemoFailed("the dry run did not carry every valid price")
-    console.print(f"{len(result.requests)} requests, {result.messages} messages for {result.cells:,} prices "
-                  f"({result.cells / max(result.messages, 1):.1f} prices per message); "
-                  f"{result.skipped_rows} prices with errors left out, {result.repeated_rows} repeated price(s) "
-                  "not written (the first in file order is)")
-    wrote(result.directory, f"{len(result.requests)} request files (.xml), one per hotel and month")
+    console.print(f"{count(len(result.requests), 'request')}, {count(result.messages, 'message')} for "
+                  f"{count(result.cells, 'price')} ({result.cells / max(result.messages, 1):.1f} prices per message); "
+                  f"{count(result.skipped_rows, 'price')} with errors left out, "
+                  f"{count(result.repeated_rows, 'repeated price')} not written (the first in file order is)")
+    wrote(result.directory, f"{count(len(result.requests), 'request file')} (.xml), one per hotel and month")
     wrote(result.directory / "manifest.csv", "the requests and the spreadsheet rows behind each")
 
 
@@ -218,7 +219,8 @@ def _live(out: Path, console: Console, wrote: Written) -> str:
         hotels = [1000001, 1000002, 1000003, 1000004]
         with console.status("Reading rooms and rate plans from the platform…"):
             platform = fetch_registry(settings, hotels)
-        console.print(f"read {len(platform.rooms)} rooms and {len(platform.room_rates)} room-rates from the platform "
+        console.print(f"read {count(len(platform.rooms), 'room')} and {count(len(platform.room_rates), 'room-rate')} "
+                      "from the platform "
                       f"({int(platform.room_rates['is_child_rate'].sum())} child rates, "
                       f"{int(platform.room_rates['read_only'].sum())} read-only); the registry workbook adds what it "
                       "does not send: currency, pricing model, FollowsPrice, MaxAdultOccupancy")
@@ -235,7 +237,7 @@ def _live(out: Path, console: Console, wrote: Written) -> str:
                 result.requests.loc[result.requests["outcome"] != "success", "texts"].head(3)))
         accepted = _calendar(sb)
         if len(accepted) != len(check.valid_frame()):
-            raise DemoFailed(f"the sandbox holds {len(accepted)} prices, expected {len(check.valid_frame())}")
+            raise DemoFailed(f"the sandbox holds {count(len(accepted), 'price')}, expected {len(check.valid_frame()):,}")
         console.print(f"the sandbox's calendar holds all {len(accepted):,} valid prices "
                       f"(ruid of the first request: {result.requests['ruid'].iloc[0]})")
         for ext, what in (("html", "push report (open in a browser)"),
@@ -255,7 +257,8 @@ def _live(out: Path, console: Console, wrote: Written) -> str:
             raise DemoFailed(f"expected exactly the {nights} changed prices to be sent, sent {delta.cells_changed}")
         week = _calendar(sb).query("HotelCode == 1000001 and InvTypeCode == '101' and RatePlanCode == '5001'")
         week = week[(week["Date"] >= CHANGED_WEEK[0].isoformat()) & (week["Date"] <= CHANGED_WEEK[1].isoformat())]
-        console.print(f"{len(delta.requests)} request with {int(delta.requests['messages'].sum())} messages; the "
+        console.print(f"{count(len(delta.requests), 'request')} with "
+                      f"{count(int(delta.requests['messages'].sum()), 'message')}; the "
                       f"sandbox now has {money(sorted(set(week['Amount'])), 'EUR')} for that week")
         wrote(write_push_report(delta, out / "push-report-delta.html"), "push report of the changed copy")
         log = out / "sandbox-requests.csv"
@@ -269,7 +272,7 @@ def _live(out: Path, console: Console, wrote: Written) -> str:
         seeded = push_rates(check3, settings, journal=journal, progress=False, command="demo: health seed")
         if not seeded.ok:
             raise DemoFailed("the sandbox refused the health seed: " + seeded.summary())
-        console.print(f"health seed for step 6 pushed ({seeded.cells_changed} prices: Kraków's December without "
+        console.print(f"health seed for step 6 pushed ({count(seeded.cells_changed, 'price')}: Kraków's December without "
                       "Christmas, its triple room closed from 16 January)")
         return result.target
 
@@ -291,7 +294,7 @@ def _availability(sb, out: Path, console: Console, wrote: Written, journal: Path
                              f"{sorted(EXPECTED_AVAILABILITY_ERRORS)}, found {sorted(found)}")
         result = push_availability(check, sb.settings, journal=journal, skip_invalid=True, progress=False,
                                    command="demo: push availability")
-    console.print(f"{len(check.frame):,} values read, [red]{len(check.errors)} errors[/] (left out); "
+    console.print(f"{count(len(check.frame), 'value')} read, [red]{count(len(check.errors), 'error')}[/] (left out); "
                   + result.summary())
     if not result.ok or result.values_changed != len(check.valid_frame()):
         raise DemoFailed("the sandbox did not accept every valid availability value: " + result.summary())
@@ -305,8 +308,9 @@ def _availability(sb, out: Path, console: Console, wrote: Written, journal: Path
                                          "and night")
     if not held.ok or not rec.ok:
         raise DemoFailed(f"reading availability back: {rec.summary()}")
-    console.print(f"read back {len(held.frame):,} room and room-rate nights of {len(hotels)} properties in "
-                  f"{len(held.results)} calls; {rec.summary()}")
+    console.print(f"read back {count(len(held.frame), 'room and room-rate night')} of "
+                  f"{count(len(hotels), 'property', 'properties')} in {count(len(held.results), 'call')}; "
+                  f"{rec.summary()}")
 
 
 def _calendar(sb) -> pd.DataFrame:
@@ -397,12 +401,14 @@ def _health(out: Path, console: Console, target: str, wrote: Written) -> None:
         raise DemoFailed(f"property {HEALTHY_PROPERTY} has a year of prices and should have no finding")
     if health.exit_code != 1:
         raise DemoFailed("bookings are blocked on the demo's state, so `workbench health` should exit 1")
-    console.print(f"{len(health.blocking)} finding(s) block bookings within {health.horizon} nights "
+    console.print(f"{count(len(health.blocking), 'finding')} {agree(len(health.blocking), 'blocks', 'block')} "
+                  f"bookings within {count(health.horizon, 'night')} "
                   f"(`workbench health` exits {health.exit_code}); property {HEALTHY_PROPERTY} has nothing to fix")
     for ext in ("html", "xlsx", "csv"):
         wrote(write_health_report(health, out / f"health.{ext}"), f"property health report ({ext})")
     letters = write_letters(health, out / "letters")
-    wrote(out / "letters", f"letters to {len(letters) // 2} properties (Markdown and HTML), for account managers")
+    wrote(out / "letters", f"letters to {count(len(letters) // 2, 'property', 'properties')} (Markdown and HTML), "
+                           "for account managers")
 
 
 def _fresh(state: Path, journal: Path) -> tuple[Path, Path]:
@@ -431,8 +437,8 @@ def _content(out: Path, console: Console, wrote: Written) -> None:
                                   cache=out / "content-lookups.json")
         wrote(out / "content-lookups.json", "the platform's lists (E5), cached a day")
         found = set(check.errors["rule"])
-        console.print(f"{len(check.properties)} properties: [red]{len(check.errors)} errors[/], "
-                      f"[yellow]{len(check.warnings)} warnings[/]")
+        console.print(f"{count(len(check.properties), 'property', 'properties')}: "
+                      f"[red]{count(len(check.errors), 'error')}[/], [yellow]{count(len(check.warnings), 'warning')}[/]")
         if found != EXPECTED_CONTENT_ERRORS:
             raise DemoFailed(f"expected the content sample's deliberate problems {sorted(EXPECTED_CONTENT_ERRORS)}, "
                              f"found {sorted(found)}")
@@ -554,7 +560,8 @@ def fixed_content(path: Path, *, modular: bool = False) -> Path:
         rows = [r for r in range(2, ws.max_row + 1)
                 if all(ws.cell(r, headers[h]).value == v for h, v in key.items())]
         if len(rows) != 1:
-            raise DemoFailed(f"the content sample changed: {len(rows)} rows of {sheet} match {key}")
+            raise DemoFailed(f"the content sample changed: {count(len(rows), 'row')} of {sheet} "
+                             f"{agree(len(rows), 'matches', 'match')} {key}")
         if header not in headers:  # a column the sample leaves out (e.g. Invoice's BirthDate)
             headers[header] = ws.max_column + 1
             ws.cell(1, headers[header]).value = header

@@ -9,6 +9,7 @@ from typing import Annotated
 import typer
 
 from workbench.cli.console import clip, console, fail
+from workbench.wording import count
 
 
 def health(
@@ -97,7 +98,8 @@ def health(
             fail(str(exc))
     if letters is not None:
         written = write_letters(result, letters)
-        console.print(f"Letters written: [bold]{len(written) // 2}[/] properties into [bold]{letters}[/]")
+        console.print(f"Letters written: [bold]{count(len(written) // 2, 'property', 'properties')}[/] into "
+                      f"[bold]{letters}[/]")
     raise typer.Exit(result.exit_code)
 
 
@@ -108,8 +110,9 @@ def _print(result, show: int) -> None:
     counts = f["severity"].value_counts().to_dict()
     props = result.properties()
     colour = "green" if result.ok else "red"
-    console.print(f"{len(props):,} properties, {len(result.room_rates):,} room-rates as of {result.as_of} (CET), "
-                  f"horizon {result.horizon} nights: [{colour}]{counts.get('now', 0)} now, {counts.get('soon', 0)} "
+    console.print(f"{count(len(props), 'property', 'properties')}, {count(len(result.room_rates), 'room-rate')} as "
+                  f"of {result.as_of} (CET), horizon {count(result.horizon, 'night')}: "
+                  f"[{colour}]{counts.get('now', 0)} now, {counts.get('soon', 0)} "
                   f"soon[/], {counts.get('advice', 0)} advice")
     for note in result.notes:
         console.print(f"[yellow]note[/] {escape(note)}")

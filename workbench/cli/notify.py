@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from workbench.wording import count
+
 if TYPE_CHECKING:
     import pandas as pd
 
@@ -96,7 +98,7 @@ def _show(frame: pd.DataFrame, title: str, limit: int | None = None) -> None:
         table.add_row(*(Text("" if _isna(v) else _visible(clip(str(v)))) for v in row))
     Console().print(table)
     if limit and len(frame) > limit:
-        Console().print(f"(last {limit} of {len(frame)} rows; use --out FILE.csv for all)")
+        Console().print(f"(last {limit:,} of {count(len(frame), 'row')}; use --out FILE.csv for all)")
 
 
 def _visible(text: str) -> str:
@@ -145,7 +147,7 @@ def _export(frame: pd.DataFrame, out: Path | None) -> None:
         from workbench.reports import write_table
 
         path = _run(lambda: write_table(frame, out))
-        typer.echo(f"wrote {len(frame)} rows to {path}")
+        typer.echo(f"wrote {count(len(frame), 'row')} to {path}")
 
 
 @notify_app.command()
@@ -289,7 +291,7 @@ def list_notifications(state_dir: StateDir = DEFAULT_STATE, database_url: Databa
     screen = frame[["received_at", "uuid", "type", "payload_version", "client_id", "payload"]].copy()
     screen["received_at"] = screen["received_at"].dt.strftime("%Y-%m-%d %H:%M:%S")
     screen["payload"] = screen["payload"].str.slice(0, 60)
-    _show(screen, f"{len(frame)} notifications", limit)
+    _show(screen, count(len(frame), "notification"), limit)
     _report_unreadable(unreadable)
     _export(frame, out)
 
@@ -314,7 +316,7 @@ def alerts(state_dir: StateDir = DEFAULT_STATE, database_url: DatabaseUrl = None
 
     with _service(state_dir, database_url) as svc:
         frame = alerts_frame(svc.store)
-    _show(frame.drop(columns=["details"]), f"{len(frame)} alerts", 20)
+    _show(frame.drop(columns=["details"]), count(len(frame), "alert"), 20)
     _export(frame, out)
 
 
@@ -330,10 +332,10 @@ def requests_(state_dir: StateDir = DEFAULT_STATE, database_url: DatabaseUrl = N
     screen = frame[["request_id", "hotel_id", "state", "checkin", "deadline", "time_left", "decision", "note"]].copy()
     screen["deadline"] = screen["deadline"].dt.strftime("%Y-%m-%d %H:%M")
     screen["time_left"] = [_left(v) for v in screen["time_left"]]
-    _show(screen, f"{len(frame)} {'' if all_ else 'open '}requests to book")
+    _show(screen, count(len(frame), f"{'' if all_ else 'open '}request") + " to book")
     near = frame[frame["near_deadline"]]
     if len(near):
-        typer.echo(f"WARNING: {len(near)} request(s) near their deadline: "
+        typer.echo(f"WARNING: {count(len(near), 'request')} near their deadline: "
                    f"{_visible(', '.join(near['request_id']))}")
     _report_unreadable(unreadable)
     _export(frame, out)
@@ -398,7 +400,7 @@ def send(files: Annotated[list[Path] | None, typer.Argument(
     results = _run(lambda: CnsClient.deliver_all(config, envelopes, concurrency))
     for r in results:
         status = (r.response or {}).get("status", "") if r.delivered else r.error
-        typer.echo(f"{r.uuid}: {'delivered' if r.delivered else 'FAILED'} ({r.status_code}, {r.attempts} "
-                   f"attempt(s)) {status}")
+        typer.echo(f"{r.uuid}: {'delivered' if r.delivered else 'FAILED'} ({r.status_code}, "
+                   f"{count(r.attempts, 'attempt')}) {status}")
     if not all(r.delivered for r in results):
         raise typer.Exit(1)  # errors found: some notifications were not delivered

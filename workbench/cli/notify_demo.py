@@ -19,6 +19,7 @@ from workbench.notify.service import NotifyService
 from workbench.reports import write_table
 from workbench.sandbox.cns import CnsClient, CnsConfig, notification
 from workbench.serving import ensure_test_ca, serve_in_thread
+from workbench.wording import count
 
 DEMO_CLIENT = "cns-demo"
 
@@ -58,7 +59,7 @@ def run_notification_demo(workdir: Path) -> NotificationDemoResult:
             forged = _forged_delivery(server.url, str(tls.ca_bundle))
         failed = [r for r in results if not r.delivered]
         if failed:
-            raise NotificationDemoError(f"{len(failed)} notification(s) not delivered: {failed[0].error}")
+            raise NotificationDemoError(f"{count(len(failed), 'notification')} not delivered: {failed[0].error}")
         statuses = [(r.response or {}).get("status") for r in results]
         accepted, duplicates = statuses.count("accepted"), statuses.count("duplicate")
         if (accepted, duplicates) != (len(envelopes) - 1, 1):

@@ -52,6 +52,7 @@ from workbench.cli.scale import (
     check_engine,
 )
 from workbench.cli.signals import finishing
+from workbench.wording import count
 
 
 def _as_of(value: str | None) -> dt.date | None:
@@ -87,7 +88,7 @@ def _checked(files: list[Path], sheet: list[str] | None, registry: list[Path] | 
                             progress=lambda step: _stage(status, step), **platform)  # type: ignore[arg-type]
     print_skipped(check.issues)
     if waivers is not None and len(check.waived):
-        console.print(f"[dim]{len(check.waived):,} warning(s) waived by {escape(waivers.name)}: listed apart in the "
+        console.print(f"[dim]{count(len(check.waived), 'warning')} waived by {escape(waivers.name)}: listed apart in the "
                       "reports, counted nowhere[/]")
     return check
 
@@ -122,7 +123,7 @@ def _print_not_checked(check) -> None:
         return
     rules = sorted({r for rs in missing["rules"] for r in rs})
     hotels = ", ".join(str(h) for h in missing["hotel_code"].head(5)) + (" …" if len(missing) > 5 else "")
-    console.print(f"[yellow]Not fully checked[/] ({len(missing)} propert{'y' if len(missing) == 1 else 'ies'}: "
+    console.print(f"[yellow]Not fully checked[/] ({count(len(missing), 'property', 'properties')}: "
                   f"{hotels}): {', '.join(rules)} did not run or ran on a guess, for lack of facts the platform "
                   "does not send (currency, pricing model, FollowsPrice) or no registry gave; give them with "
                   "--registry FILE (see the `not_checked` warnings)")
@@ -308,12 +309,12 @@ def push_rates_cmd(
             console.print(f"[red]Nothing written:[/] {escape(str(exc))}")
             reports.nothing_sent(str(exc), check)
             raise typer.Exit(1) from None
-        console.print(f"[green]Wrote {len(done.requests)} request(s)[/] with {done.messages:,} message(s) for "
-                      f"{done.cells:,} price(s) into [bold]{escape(str(done.directory))}[/] (see manifest.csv)"
-                      + (f"; {done.skipped_rows:,} price(s) with errors skipped" if done.skipped_rows else "")
-                      + (f"; {done.repeated_rows:,} repeated price(s) not written (the first is)"
+        console.print(f"[green]Wrote {count(len(done.requests), 'request')}[/] with {count(done.messages, 'message')} "
+                      f"for {count(done.cells, 'price')} into [bold]{escape(str(done.directory))}[/] (see manifest.csv)"
+                      + (f"; {count(done.skipped_rows, 'price')} with errors skipped" if done.skipped_rows else "")
+                      + (f"; {count(done.repeated_rows, 'repeated price')} not written (the first is)"
                          if done.repeated_rows else ""))
-        reports.nothing_sent(f"a dry run: the {len(done.requests)} request(s) were written to `{done.directory}`, "
+        reports.nothing_sent(f"a dry run: {count(len(done.requests), 'request')} written to `{done.directory}`, "
                              "not sent", check)
         return
     target = ""

@@ -34,10 +34,11 @@ from workbench.cli.console import (
 )
 from workbench.cli.kinds import refuse_other_kind
 from workbench.cli.paths import check_outputs
+from workbench.wording import count
 
 ISSUE_COLUMNS = ["source", "sheet", "row", "column", "value", "rule", "severity", "message"]
 
-Files = Annotated[list[Path], typer.Argument(help="Workbook(s) or CSV files with Rooms / SubRooms / Amenities.",
+Files = Annotated[list[Path], typer.Argument(help="Workbooks or CSV files with Rooms / SubRooms / Amenities.",
                                              show_default=False)]
 
 
@@ -123,8 +124,8 @@ def validate_rooms_cmd(files: Files, report: ReportOpt = None,
     refuse_other_kind(files, "rooms", "validate")
     _check_reports(report)
     check = _check(files, encoding=encoding, header_row=header_row)
-    console.print(f"{len(check.rooms)} room type(s), {len(check.subrooms)} sub-room(s), "
-                  f"{len(check.amenities)} amenity row(s) read")
+    console.print(f"{count(len(check.rooms), 'room type')}, {count(len(check.subrooms), 'sub-room')}, "
+                  f"{count(len(check.amenities), 'amenity row')} read")
     print_issues(check.issues, limit=show)
     _reports(check.issues, files, report, "Room types validation")
     raise typer.Exit(0 if check.ok else 1)
@@ -152,7 +153,7 @@ def _today(value: str | None):
 
 @push_app.command("rooms")
 def push_rooms_cmd(
-    files: Annotated[list[Path], typer.Argument(help="The workbook(s) (Rooms / SubRooms / Amenities).",
+    files: Annotated[list[Path], typer.Argument(help="The workbooks (Rooms / SubRooms / Amenities).",
                                                 metavar="FILE...", show_default=False)],
     dry_run: Annotated[Path | None, typer.Option(
         "--dry-run", help="Write the requests (.xml), manifest.csv and diff.csv into this folder instead of sending. "
@@ -254,8 +255,8 @@ def push_rooms_cmd(
         manifest = write_dry_run(check, dry_run, plan)
         _print_parts(plan.parts)
         print_issues(plan.issues, limit=10)
-        console.print(f"[green]Wrote {len(manifest)} request(s)[/], diff.csv ({len(plan.diff)} change(s)) and "
-                      f"parts.csv ({len(plan.parts)} part(s) replaced) into [bold]{escape(str(dry_run))}[/]")
+        console.print(f"[green]Wrote {count(len(manifest), 'request')}[/], diff.csv ({count(len(plan.diff), 'change')}) "
+                      f"and parts.csv ({count(len(plan.parts), 'part')} replaced) into [bold]{escape(str(dry_run))}[/]")
         _reports(plan.issues, files, report, title, {"Result": "a dry run: nothing was sent"})
         raise typer.Exit(0 if check.ok and plan.ok else 1)
     from workbench.errors import SettingsError

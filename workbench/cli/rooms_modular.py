@@ -14,6 +14,7 @@ from rich.markup import escape
 from loaders.issues import combine
 from workbench.cli.common import remember_reports
 from workbench.cli.console import console, fail, print_issues, print_outcome, stop, text, written
+from workbench.wording import count
 
 Reports = Callable[..., None]
 
@@ -87,7 +88,8 @@ def push_modular(files: list[Path], check: Any, settings: Any, *, dry_run: Path 
         console.print(escape(plan.summary()))
         if dry_run is not None:
             manifest = modular_dry_run(plan, dry_run)
-            console.print(f"[green]Wrote {len(manifest)} request(s)[/] and changes.csv ({len(plan.changes)} change(s)) "
+            console.print(f"[green]Wrote {count(len(manifest), 'request')}[/] and changes.csv "
+                          f"({count(len(plan.changes), 'change')}) "
                           f"into [bold]{escape(str(dry_run))}[/]")
         reports(combine([check.issues, plan.issues]), files, report, title, {"Result": "a plan: nothing was sent"})
         raise typer.Exit(0 if check.ok and plan.ok else 1)

@@ -13,6 +13,7 @@ import typer
 from rich.markup import escape
 
 from workbench.cli.console import console, fail
+from workbench.wording import count, platform_text
 
 #: how each run's status reads for people
 OUTCOMES = {"done": "done", "done_with_failures": "done, some requests not applied", "running": "running (or killed)",
@@ -44,8 +45,9 @@ def runs(
         counts = ", ".join(f"{n:,} {k}" for k, n in sorted(r["requests_by_outcome"].items())) or "no requests"
         reports = f"; reports: {', '.join(r['reports'])}" if r["reports"] else ""
         console.print(f"[bold]#{r['run_id']}[/] {escape(r['started'] or '')} [bold]{escape(r['command'] or '')}[/] "
-                      f"({escape(r['kind'] or 'rates')}) to {escape(r['target'] or '')}: {escape(r['outcome'])}; "
-                      f"{r['requests']:,} request(s): {escape(counts)}{escape(reports)}", soft_wrap=True)
+                      f"({escape(r['kind'] or 'rates')}) to {escape(platform_text(r['target']))}: "
+                      f"{escape(r['outcome'])}; {count(r['requests'], 'request')}: {escape(counts)}{escape(reports)}",
+                      soft_wrap=True)
 
 
 def read_runs(journal: Path, last: int = 10) -> list[dict[str, Any]]:

@@ -14,6 +14,7 @@ import typer
 from rich.markup import escape
 
 from workbench.cli.console import check_paths, console, fail, print_issues, written
+from workbench.wording import agree, count
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -57,7 +58,7 @@ def check_engine(engine: Engine, workers: int | None, scheduler: str | None, siz
     if engine is Engine.local:
         named = [k for k, v in given.items() if v]
         if named:
-            fail(f"{', '.join(named)} work{'s' if len(named) == 1 else ''} with --engine dask only; add it, or "
+            fail(f"{', '.join(named)} {agree(len(named), 'works', 'work')} with --engine dask only; add it, or "
                  f"leave {'it' if len(named) == 1 else 'them'} out")
     elif workers and scheduler:
         fail("--workers starts a local cluster and --scheduler uses a running one: give one of them")
@@ -71,8 +72,9 @@ def _client(workers: int | None, scheduler: str | None) -> Iterator[Client]:
     with ExitStack() as stack:
         with console.status(f"Connecting to {scheduler}…" if scheduler else "Starting a local Dask cluster…"):
             client = stack.enter_context(cluster(workers=workers, scheduler=scheduler))
-        count = len(client.scheduler_info().get("workers", {}))
-        console.print(f"Dask cluster: {count} worker(s); dashboard: [link]{escape(str(client.dashboard_link))}[/]")
+        workers_up = len(client.scheduler_info().get("workers", {}))
+        console.print(f"Dask cluster: {count(workers_up, 'worker')}; dashboard: "
+                      f"[link]{escape(str(client.dashboard_link))}[/]")
         yield client
 
 
@@ -82,8 +84,9 @@ def print_run(run: ClusterRun, limit: int) -> None:
         print_issues(run.issues, rows=run.rows, limit=limit)
         return
     colour = "red" if run.errors else "green"
-    console.print(f"{run.rows:,} price(s) read; [{colour}]{run.errors:,} error(s)[/], [yellow]{run.warnings:,} "
-                  "warning(s)[/] (the first ones follow; all of them are in the Parquet parts)")
+    console.print(f"{count(run.rows, 'price')} read; [{colour}]{count(run.errors, 'error')}[/], "
+                  f"[yellow]{count(run.warnings, 'warning')}[/] (the first ones follow; all of them are in the Parquet "
+                  "parts)")
     print_issues(run.issues.head(limit), limit=limit)
 
 
@@ -93,7 +96,7 @@ def write_reports(run: ClusterRun, paths: list[Path] | None, files: list[Path], 
 
     for path in paths or []:
         if not run.complete:
-            fail(f"not writing `{path}`: {run.errors + run.warnings:,} issues are too many for a report a person "
+            fail(f"not writing `{path}`: {count(run.errors + run.warnings, 'issue')} are too many for a report a person "
                  "reads; they are in the Parquet parts (--issues DIR, or DIR/issues/ of a dry run)", code=1)
         ctx = ReportContext(title="Rates validation", files=files, as_of=as_of, rows_checked=run.rows)
         try:
@@ -157,15 +160,16 @@ def dry_run_on_cluster(files: list[Path], out: Path, *, as_of: dt.date | None, r
         fail(str(exc))
     print_run(run, 10)
     if run.blocked:
-        console.print(f"[red]Nothing written:[/] {run.errors:,} error(s) block the push; fix them, or send only the "
+        console.print(f"[red]Nothing written:[/] {count(run.errors, 'error')} {agree(run.errors, 'blocks', 'block')} "
+                      "the push; fix them, or send only the "
                       f"rows without errors with --skip-invalid (the issues: {escape(folder)}/issues/)")
         raise typer.Exit(1)
-    delta = (f"; {run.valid_rows - run.cells:,} price(s) the platform already accepted left out "
+    delta = (f"; {count(run.valid_rows - run.cells, 'price')} the platform already accepted left out "
              f"(journal {escape(str(journal))})" if run.accepted_cells else "")
-    console.print(f"[green]Wrote {len(run.manifest):,} request(s)[/] with {run.messages:,} message(s) for "
-                  f"{run.cells:,} price(s) into [bold]{escape(folder)}[/] (see manifest.csv; send them with "
+    console.print(f"[green]Wrote {count(len(run.manifest), 'request')}[/] with {count(run.messages, 'message')} for "
+                  f"{count(run.cells, 'price')} into [bold]{escape(folder)}[/] (see manifest.csv; send them with "
                   f"`workbench push requests {escape(folder)}`)"
-                  + (f"; {run.skipped_rows:,} price(s) with errors skipped" if run.skipped_rows else "")
-                  + (f"; {run.repeated_rows:,} repeated price(s) not written (the first is)"
+                  + (f"; {count(run.skipped_rows, 'price')} with errors skipped" if run.skipped_rows else "")
+                  + (f"; {count(run.repeated_rows, 'repeated price')} not written (the first is)"
                      if run.repeated_rows else "") + delta)
     return run

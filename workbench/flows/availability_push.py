@@ -22,6 +22,7 @@ from workbench.display import Summary, Table
 from workbench.errors import BlockedByErrors, SettingsError
 from workbench.flows.rates import DRY_RUN_ROWS, DryRun
 from workbench.transport.estimate import send_estimate
+from workbench.wording import agree, count
 from workbench.writers import (
     AVAIL_KIND,
     DEFAULT_JOURNAL,
@@ -66,21 +67,23 @@ class AvailabilityDryRun(DryRun):
                  (f"{self.cells:,}", "values"), (f"{self.skipped_rows:,}", "values with errors left out"),
                  (str(self.directory), "written to:")]
         shown = self.manifest.head(DRY_RUN_ROWS)
-        note = (f"{len(shown)} of {len(self.manifest):,} requests shown; all of them: `.manifest`"
+        note = (f"{len(shown):,} of {count(len(self.manifest), 'request')} shown; all of them: `.manifest`"
                 if len(shown) < len(self.manifest) else "")
         tables = [Table("Requests (nothing was sent)", shown, note=note, wide=("source_rows",))] if len(shown) else []
         return Summary("Availability dry run", "written, nothing sent" if self.requests else "nothing to send", "info",
                        facts, tables).html()
 
     def __repr__(self) -> str:
-        return (f"<AvailabilityDryRun: {len(self.requests):,} requests, {self.messages:,} messages, {self.cells:,} "
-                f"values written to {self.directory}; {self.skipped_rows:,} values with errors left out>")
+        return (f"<AvailabilityDryRun: {count(len(self.requests), 'request')}, {count(self.messages, 'message')}, "
+                f"{count(self.cells, 'value')} written to {self.directory}; {count(self.skipped_rows, 'value')} with "
+                "errors left out>")
 
 
 def blocked_text(check: AvailabilityCheck, skip_invalid: bool) -> str:
     """Why a push would stop before sending ('' when nothing stops it)."""
     return "" if check.ok or skip_invalid else (
-        f"{len(check.errors):,} error(s) block the push; fix them, or send only the values without errors with "
+        f"{count(len(check.errors), 'error')} {agree(len(check.errors), 'blocks', 'block')} the push; fix them, or "
+        "send only the values without errors with "
         "--skip-invalid")
 
 
@@ -112,7 +115,7 @@ def availability_target(settings: Settings | None, journal: PathLike) -> str:
     with Journal(journal) as j:
         known = j.avail_targets()
     if len(known) > 1:
-        raise SettingsError(f"the journal `{journal}` holds accepted availability of {len(known)} targets "
+        raise SettingsError(f"the journal `{journal}` holds accepted availability of {count(len(known), 'platform')} "
                             f"({', '.join(known)}): say which with WORKBENCH_BASE_URL or --env-file")
     return known[0] if known else ""
 

@@ -40,6 +40,7 @@ from workbench.config import Settings
 from workbench.display import Summary, Table
 from workbench.platform import PlatformAvailability, read_availability
 from workbench.transport.operations import cet_today
+from workbench.wording import count, platform_text
 from workbench.writers import DEFAULT_JOURNAL, read_accepted_availability, target_of
 
 PathLike = str | Path
@@ -120,13 +121,14 @@ class AvailabilityReconciliation:
 
     def summary(self) -> str:
         parts = ", ".join(f"{n:,} {k}" for k, n in sorted(self.counts.items())) or "no difference"
-        problems = f"; {len(self.platform.problems):,} read(s) refused or failed" if len(self.platform.problems) else ""
-        return f"{self.compared:,} night value(s) compared with the journal: {parts}{problems}"
+        problems = f"; {count(len(self.platform.problems), 'read')} refused or failed" if len(self.platform.problems) \
+            else ""
+        return f"{count(self.compared, 'night value')} compared with the journal: {parts}{problems}"
 
     def _repr_html_(self) -> str:
         facts = [(f"{n:,}", k) for k, n in sorted(self.counts.items())] + [
             (f"{self.compared:,}", "values compared"), (f"{len(self.platform.problems):,}", "reads refused or failed"),
-            (self.target or "none", "target:")]
+            (platform_text(self.target), "platform:")]
         tables = []
         if len(self.differences):
             tables.append(Table("Differences", self.differences.head(SHOWN), wide=("message",), note=(
@@ -136,7 +138,7 @@ class AvailabilityReconciliation:
             tables.append(Table("Reads refused or failed", self.platform.problems.head(SHOWN)))
         tone = "ok" if self.ok else "warning"
         verdict = "the platform holds what the journal accepted" if self.ok else \
-            f"{len(self.differences):,} difference(s)"
+            count(len(self.differences), "difference")
         return Summary("Availability reconciliation", verdict, tone, facts, tables).html()
 
     def __repr__(self) -> str:

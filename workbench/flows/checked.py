@@ -13,6 +13,7 @@ from loaders.errors import LoadError
 from loaders.kinds import other_kind, wrong_kind_message
 from workbench.display import MarkdownSummary, Summary, Table, facts_text
 from workbench.errors import InputError
+from workbench.wording import count
 
 #: Issues a summary lists (errors first); the rest are in ``.errors`` / ``.warnings`` / ``.issues``.
 FIRST_ISSUES = 10
@@ -67,10 +68,10 @@ class IssuesView(MarkdownSummary):
         """One line: does anything block a push?"""
         n_err, n_warn = len(self.errors), len(self.warnings)
         if n_err:
-            return (f"blocked: {n_err:,} error{'s' if n_err != 1 else ''} to fix (or skip)"
-                    + (f", {n_warn:,} warning{'s' if n_warn != 1 else ''}" if n_warn else ""))
+            return (f"blocked: {count(n_err, 'error')} to fix (or skip)"
+                    + (f", {count(n_warn, 'warning')}" if n_warn else ""))
         if n_warn:
-            return f"nothing blocks a push; {n_warn:,} warning{'s' if n_warn != 1 else ''}"
+            return f"nothing blocks a push; {count(n_warn, 'warning')}"
         return "nothing blocks a push; no issues"
 
     def facts(self) -> list[tuple[str, str]]:

@@ -46,6 +46,7 @@ from workbench.modular.content import build_modular_content
 from workbench.modular.meta import ModularMeta
 from workbench.platform import CURRENT, DEFAULT_CACHE, LookupCache, Reads, fetch_modular_meta, read_properties
 from workbench.transport.operations import cet_today
+from workbench.wording import agree, count
 from workbench.writers import (
     CREATE,
     DEFAULT_JOURNAL,
@@ -143,7 +144,8 @@ def push_content_modular(check: ContentCheck, settings: Settings, *, replace: bo
     found errors."""
     errors = check.issues[check.issues["severity"] == "error"]
     if len(errors):
-        raise BlockedByErrors(f"{len(errors)} error(s) in the workbook block the push: fix them first "
+        raise BlockedByErrors(f"{count(len(errors), 'error')} in the workbook {agree(len(errors), 'blocks', 'block')} "
+                              "the push: fix them first "
                               "(`workbench validate content`)", errors)
     day = today or cet_today()
     target = target_of(settings)

@@ -32,6 +32,7 @@ from workbench.errors import BlockedByErrors
 from workbench.flows.rooms import DeprecatedOperationWarning
 from workbench.ota import PARTS, canonical_rows
 from workbench.transport.operations import deprecation_notice
+from workbench.wording import agree, count
 from workbench.writers import (
     CONTENT,
     DEFAULT_JOURNAL,
@@ -159,13 +160,13 @@ class ContentPushResult(PushOutcome):
 
     def summary(self) -> str:
         if self.dry_run is not None:
-            return (f"dry run: {len(self.plan.requests)} request(s) written to {self.dry_run}, "
-                    f"{len(self.plan.held)} propert{'y' if len(self.plan.held) == 1 else 'ies'} held back")
+            return (f"dry run: {count(len(self.plan.requests), 'request')} written to {self.dry_run}, "
+                    f"{count(len(self.plan.held), 'property', 'properties')} held back")
         counts = self.results["outcome"].value_counts().to_dict()
-        text = ", ".join(f"{n} {k}" for k, n in counts.items()) or "nothing to send"
-        same = f"; {len(self.plan.unchanged)} unchanged (not sent)" if self.plan.unchanged else ""
-        return f"{len(self.results)} propert{'y' if len(self.results) == 1 else 'ies'}: {text}; " \
-               f"{len(self.created)} created{same}"
+        text = ", ".join(f"{n:,} {k}" for k, n in counts.items()) or "nothing to send"
+        same = f"; {len(self.plan.unchanged):,} unchanged (not sent)" if self.plan.unchanged else ""
+        return f"{count(len(self.results), 'property', 'properties')}: {text}; " \
+               f"{len(self.created):,} created{same}"
 
     def __repr__(self) -> str:
         return f"<ContentPushResult: {self.summary()}>"
@@ -266,7 +267,8 @@ def push_content(check: ContentCheckLike, settings: Settings, *, replace: bool =
         warnings.warn(notice, DeprecatedOperationWarning, stacklevel=2)
     errors = _errors(check)
     if len(errors):
-        raise BlockedByErrors(f"{len(errors)} error(s) in the workbook block the push: fix them first "
+        raise BlockedByErrors(f"{count(len(errors), 'error')} in the workbook {agree(len(errors), 'blocks', 'block')} "
+                              "the push: fix them first "
                               "(`workbench validate content`)", errors)
     part_rows = _part_rows(check)
     target = (settings.base_url or "").rstrip("/")

@@ -33,6 +33,7 @@ from workbench.health import (
 from workbench.health.coverage import COVERAGE_COLUMNS, KEY, cet_today, empty, gap_ranges
 from workbench.health.findings import PLATFORM_RATE_COLUMNS
 from workbench.health.sources import HealthSources, keep_supported
+from workbench.wording import count
 from workbench.writers import DEFAULT_JOURNAL, Journal
 
 PathLike = str | Path
@@ -124,7 +125,7 @@ def _target(j: Journal | None, settings: Settings | None, target: str | None) ->
         return None
     targets = j.targets()
     if len(targets) > 1:
-        raise SettingsError(f"the journal `{j.path}` holds accepted prices of {len(targets)} platforms "
+        raise SettingsError(f"the journal `{j.path}` holds accepted prices of {count(len(targets), 'platform')} "
                             f"({', '.join(targets)}): say which one with the settings of that platform")
     return targets[0] if targets else None
 

@@ -13,6 +13,7 @@ import pandas as pd
 
 from loaders.issues import combine, issues_from_records
 from workbench.modular.cells import issues_from_envelope
+from workbench.wording import count
 from workbench.writers import (
     CREATE,
     MODULAR,
@@ -66,10 +67,10 @@ class ModularPushResult(PushOutcome):
 
     def summary(self) -> str:
         if self.dry_run is not None:
-            return f"dry run: {len(self.requests)} request(s) written to {self.dry_run}"
-        text = ", ".join(f"{n} {k}" for k, n in sorted(self.counts.items())) or "nothing to send"
-        return (f"{len(self.requests)} request(s) through the modular APIs: {text}; {len(self.created)} created; "
-                f"{len(self.unchanged)} unchanged (not sent)")
+            return f"dry run: {count(len(self.requests), 'request')} written to {self.dry_run}"
+        text = ", ".join(f"{n:,} {k}" for k, n in sorted(self.counts.items())) or "nothing to send"
+        return (f"{count(len(self.requests), 'request')} through the modular APIs: {text}; "
+                f"{len(self.created):,} created; {len(self.unchanged):,} unchanged (not sent)")
 
     def headline(self) -> str:
         return self.summary()

@@ -22,6 +22,7 @@ from loaders.issues import combine, empty_issues
 from workbench.config import Settings
 from workbench.errors import SettingsError
 from workbench.transport.estimate import send_estimate
+from workbench.wording import agree, count
 from workbench.writers import (
     DEFAULT_JOURNAL,
     RatesPlan,
@@ -64,7 +65,7 @@ def plan_target(settings: Settings | None, journal: str | Path, target: str | No
         return chosen
     known = journal_targets(journal)
     if len(known) > 1:
-        raise SettingsError(f"the journal `{journal}` holds accepted prices of {len(known)} targets "
+        raise SettingsError(f"the journal `{journal}` holds accepted prices of {count(len(known), 'platform')} "
                             f"({', '.join(known)}): say which with WORKBENCH_BASE_URL or --env-file")
     return known[0] if known else ""
 
@@ -111,7 +112,8 @@ def plan_rates(check: RatesCheck, settings: Settings | None = None, *, journal: 
 def blocked_text(check: RatesCheck, skip_invalid: bool) -> str:
     """Why a push would stop before sending ('' when nothing stops it)."""
     return "" if check.ok or skip_invalid else (
-        f"{len(check.errors):,} error(s) block the push; fix them, or send only the rows without errors with "
+        f"{count(len(check.errors), 'error')} {agree(len(check.errors), 'blocks', 'block')} the push; fix them, or "
+        "send only the rows without errors with "
         "`skip_invalid=True` (`--skip-invalid` on the command line; the plan shows what that would send)")
 
 

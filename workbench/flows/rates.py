@@ -34,6 +34,7 @@ from workbench.errors import BlockedByErrors
 from workbench.flows.checked import IssuesView, refuse_other_kind
 from workbench.flows.frames import read_rates_frame
 from workbench.reports.about import describe, names_from
+from workbench.wording import agree, count
 from workbench.writers import (
     DEFAULT_JOURNAL,
     ROW_COLUMNS,
@@ -176,10 +177,10 @@ def check_rates(files: RatesInput | Iterable[RatesInput], *, sheet: str | Sequen
         from workbench.platform import fetch_registry as read_platform
 
         hotels = sorted({int(h) for h in loaded[0]["hotel_code"].dropna().unique()})
-        say(f"Reading the rooms and rate plans of {len(hotels)} properties from the platform…")
+        say(f"Reading the rooms and rate plans of {count(len(hotels), 'property', 'properties')} from the platform…")
         platform = read_platform(settings, hotels)
         reg = platform if reg is None else reg.merge(platform)
-    say(f"Checking {len(loaded[0]):,} prices…")
+    say(f"Checking {count(len(loaded[0]), 'price')}…")
     check = check_loaded(loaded, [p for p in inputs if not isinstance(p, pd.DataFrame)], registry=reg, as_of=as_of,
                          fx=fx)
     if journal is not None and price_jumps:
@@ -258,15 +259,16 @@ class DryRun(MarkdownSummary):
                  (f"{self.cells:,}", "prices"), (f"{self.skipped_rows:,}", "prices with errors left out"),
                  (str(self.directory), "written to:")]
         shown = self.manifest.head(DRY_RUN_ROWS)
-        note = (f"{len(shown)} of {len(self.manifest):,} requests shown; all of them: `.manifest`"
+        note = (f"{len(shown):,} of {count(len(self.manifest), 'request')} shown; all of them: `.manifest`"
                 if len(shown) < len(self.manifest) else "")
         tables = [Table("Requests (nothing was sent)", shown, note=note, wide=("source_rows",))] if len(shown) else []
         verdict = "written, nothing sent" if self.requests else "nothing to send"
         return Summary("Dry run", verdict, "info", facts, tables).html()
 
     def __repr__(self) -> str:
-        return (f"<DryRun: {len(self.requests):,} requests, {self.messages:,} messages, {self.cells:,} prices "
-                f"written to {self.directory}; {self.skipped_rows:,} prices with errors left out>")
+        return (f"<DryRun: {count(len(self.requests), 'request')}, {count(self.messages, 'message')}, "
+                f"{count(self.cells, 'price')} written to {self.directory}; {count(self.skipped_rows, 'price')} with "
+                "errors left out>")
 
     @property
     def cells(self) -> int:
@@ -279,7 +281,8 @@ class DryRun(MarkdownSummary):
 
 def _blocked(check: RatesCheck, skip_invalid: bool) -> None:
     if not check.ok and not skip_invalid:
-        raise BlockedByErrors(f"{len(check.errors):,} error(s) block the push; fix them, or send only the rows "
+        raise BlockedByErrors(f"{count(len(check.errors), 'error')} {agree(len(check.errors), 'blocks', 'block')} "
+                              "the push; fix them, or send only the rows "
                               "without errors with `skip_invalid=True` (`--skip-invalid` on the command line)")
 
 

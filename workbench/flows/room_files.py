@@ -12,6 +12,7 @@ import pandas as pd
 
 from loaders.issues import combine
 from workbench.ota import PlatformRooms
+from workbench.wording import agree, count
 from workbench.writers import RoomsPlan, planned_rooms, write_requests
 
 if TYPE_CHECKING:
@@ -28,7 +29,8 @@ def read_mapping(path: PathLike | None) -> pd.DataFrame | None:
     frame = pd.read_csv(path, dtype=str, keep_default_na=False).replace({"": None})
     missing = {"hotel_code", "room_id", "inv_code"} - set(frame.columns)
     if missing:
-        raise ValueError(f"`{path}` is not a room mapping: it lacks the column(s) {', '.join(sorted(missing))}")
+        raise ValueError(f"`{path}` is not a room mapping: it lacks the {agree(len(missing), 'column')} "
+                         f"{', '.join(sorted(missing))}")
     return frame
 
 
@@ -163,13 +165,13 @@ def _about(state: PlatformRooms) -> list[list[str]]:
              ["What the platform's read does not send (those cells are blank because they are unknown, not empty):"]]
     for header, n in missing.items():
         if header == "SubRoomCount":
-            lines.append([f"Sub-rooms and their beds ({n} room type(s)): the SubRooms sheet is empty for them. To "
+            lines.append([f"Sub-rooms and their beds ({count(n, 'room type')}): the SubRooms sheet is empty for them. To "
                           "change a sub-room, list every sub-room of the room on SubRooms, their beds on Amenities "
                           "(with SubRoom), and their number in SubRoomCount on the Rooms row: the SubRooms part "
                           "replaces all sub-rooms of the room with their beds."])
         else:
             part = next(p for p, cols in _PART_COLUMNS.items() if header in cols)
-            lines.append([f"{header} ({n} room type(s)): an Overlay replaces the `{part}` part as a whole "
+            lines.append([f"{header} ({count(n, 'room type')}): an Overlay replaces the `{part}` part as a whole "
                           f"({', '.join(_PART_COLUMNS[part])}); to change any of them, fill in all of them on the "
                           "row, with the values the room has."])
     if not missing:
@@ -198,8 +200,9 @@ def write_rooms_workbook(state: PlatformRooms, path: PathLike) -> Path:
                 continue
             for cell in ws[1]:
                 if cell.value in missing:
-                    cell.comment = Comment(f"The platform's read does not send {cell.value} ({missing[cell.value]} "
-                                           "room type(s)): blank means unknown. See the About sheet.", "workbench")
+                    cell.comment = Comment(f"The platform's read does not send {cell.value} "
+                                           f"({count(missing[cell.value], 'room type')}): blank means unknown. See the "
+                                           "About sheet.", "workbench")
         pd.DataFrame(_about(state)).to_excel(writer, sheet_name="About", index=False, header=False)
         writer.sheets["About"].column_dimensions["A"].width = 140
     return path

@@ -48,6 +48,7 @@ from workbench.ota import PlatformRooms
 from workbench.platform import fetch_rooms, open_client, read_rooms_of
 from workbench.reports.about import describe, row_map
 from workbench.transport.operations import deprecation_notice
+from workbench.wording import agree, count
 from workbench.writers import (
     ROOMS,
     Folder,
@@ -191,9 +192,9 @@ class RoomsPushResult(PushOutcome):
 
     def summary(self) -> str:
         counts = self.results["outcome"].value_counts().to_dict()
-        text = ", ".join(f"{n} {k}" for k, n in counts.items()) or "nothing to send"
-        same = f"; {self.unchanged} unchanged (not sent)" if self.unchanged else ""
-        return f"{len(self.results)} request(s): {text}; {len(self.mapping)} room type(s) mapped{same}"
+        text = ", ".join(f"{n:,} {k}" for k, n in counts.items()) or "nothing to send"
+        same = f"; {self.unchanged:,} unchanged (not sent)" if self.unchanged else ""
+        return f"{count(len(self.results), 'request')}: {text}; {count(len(self.mapping), 'room type')} mapped{same}"
 
     def headline(self) -> str:
         return f"{self.summary()} (OTA_HotelInvNotif, one request per room type)"
@@ -231,7 +232,8 @@ def push_rooms(check: RoomsCheck, settings: Settings, *, mapping: PathLike | Non
     if notice:
         warnings.warn(notice, DeprecatedOperationWarning, stacklevel=2)
     if not check.ok:
-        raise BlockedByErrors(f"{len(check.errors)} error(s) in the workbook block the push: fix them first "
+        raise BlockedByErrors(f"{count(len(check.errors), 'error')} in the workbook "
+                              f"{agree(len(check.errors), 'blocks', 'block')} the push: fix them first "
                               "(`workbench validate rooms`)", check.errors)
     target = target_of(settings)
     path = journal_path(journal)

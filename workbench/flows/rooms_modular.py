@@ -49,6 +49,7 @@ from workbench.platform import (
     read_meta,
 )
 from workbench.transport.operations import cet_today
+from workbench.wording import agree, count
 from workbench.writers import (
     BULK,
     Journal,
@@ -229,8 +230,9 @@ class ModularRoomsPlan:
         creates = sum(len(r.payload["units"]) for r in self.requests if r.operation == BULK)
         updates = sum(1 for r in self.requests if r.operation != BULK)
         errors = int((self.issues["severity"] == "error").sum())
-        return (f"{len(self.requests)} request(s): {creates} unit(s) to create, {updates} part(s) of units to "
-                f"change ({len(self.changes)} change(s))" + (f"; {errors} error(s) block the push" if errors else ""))
+        return (f"{count(len(self.requests), 'request')}: {count(creates, 'unit')} to create, "
+                f"{count(updates, 'part')} of units to change ({count(len(self.changes), 'change')})"
+                + (f"; {count(errors, 'error')} {agree(errors, 'blocks', 'block')} the push" if errors else ""))
 
     def _repr_html_(self) -> str:
         tables = [Table("Changes (before -> after)", self.changes.head(20)[

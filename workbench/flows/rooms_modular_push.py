@@ -38,6 +38,7 @@ from workbench.flows.rooms_modular import (
 from workbench.modular.cells import issues_from_envelope
 from workbench.modular.endpoints import OPERATIONS
 from workbench.platform import DEFAULT_META_CACHE, fetch_units, open_client, read_meta, read_units_of
+from workbench.wording import agree, count
 from workbench.writers import (
     BULK,
     OUTCOME_COLUMNS,
@@ -91,7 +92,7 @@ class ModularRoomsPushResult(PushOutcome):
         how = self.mapping["how"] if len(self.mapping) else pd.Series(dtype=str)
         found = int((how == FOUND).sum())
         made = int(how.isin(["created", "confirmed by reading back", "created earlier (journal)"]).sum())
-        return f"{super().summary()}; {made} unit(s) created" + (
+        return f"{super().summary()}; {count(made, 'unit')} created" + (
             f"; {found} found created by an earlier push whose answer was lost (not created again)" if found else "")
 
     def headline(self) -> str:
@@ -127,7 +128,8 @@ def push_rooms_modular(check: RoomsCheck, settings: Settings, *, mapping: PathLi
     with the new unit ids as InvCodes; ``journal``: default ``WORKBENCH_JOURNAL`` or ``.workbench/journal.sqlite``;
     ``meta_cache``: where the meta answers are kept a day."""
     if not check.ok:
-        raise BlockedByErrors(f"{len(check.errors)} error(s) in the workbook block the push: fix them first "
+        raise BlockedByErrors(f"{count(len(check.errors), 'error')} in the workbook "
+                              f"{agree(len(check.errors), 'blocks', 'block')} the push: fix them first "
                               "(`workbench validate rooms`)", check.errors)
     target = target_of(settings)
     path = journal_path(journal)

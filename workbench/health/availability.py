@@ -28,6 +28,7 @@ import pandas as pd
 
 from workbench.health.coverage import empty
 from workbench.health.findings import DEFAULT_HORIZON, FINDING_COLUMNS, SEVERITIES
+from workbench.wording import count
 
 AVAILABILITY_FINDINGS = {
     "low_availability": "few rooms left to sell (rooms to sell minus booked at or below the threshold) within the "
@@ -65,8 +66,8 @@ def availability_findings(availability: pd.DataFrame, prices: pd.DataFrame | Non
     for (hotel, inv), nights in _groups(left[thin]):
         days = nights.index.get_level_values("date")
         rows.append(_row(hotel, inv, pd.NA, "low_availability", _severity(days.min(), a, last_in), days,
-                         f"{len(days)} night(s) within {horizon} with {int(nights.min())} to {int(nights.max())} "
-                         f"room(s) left to sell (at most {low}), first {_day(days.min())}",
+                         f"{count(len(days), 'night')} within {horizon} with {int(nights.min())} to "
+                         f"{count(int(nights.max()), 'room')} left to sell (at most {low}), first {_day(days.min())}",
                          "raise rooms to sell for these nights if there are rooms (`workbench push availability`), "
                          "or expect them to sell out"))
     rates = f[f["rate_plan_code"].notna()]
@@ -87,7 +88,7 @@ def availability_findings(availability: pd.DataFrame, prices: pd.DataFrame | Non
         if len(stuck):
             days = pd.DatetimeIndex(stuck["date"])
             rows.append(_row(hotel, inv, rate, "not_bookable", _severity(days.min(), a, last_in), days,
-                             f"{len(days)} night(s) priced but closed or with no room left to sell, first "
+                             f"{count(len(days), 'night')} priced but closed or with no room left to sell, first "
                              f"{_day(days.min())}", "open these nights and give them rooms to sell (`workbench push "
                              "availability`), or price them 0 if they are meant to be closed"))
         after = paid[paid["date"] > until]

@@ -14,6 +14,7 @@ import numpy as np
 import pandas as pd
 
 from workbench.health.coverage import CLOSED_WINDOW, COVERAGE_COLUMNS, KEY, empty
+from workbench.wording import count
 
 #: most urgent first: ``now`` blocks bookings today, ``soon`` from a night within the horizon,
 #: ``advice`` is worth doing but blocks nothing within the horizon
@@ -209,7 +210,7 @@ def find_problems(view: PlatformView, coverage: pd.DataFrame, *, as_of: dt.date,
             for start, end, nights in ranges:  # one finding per run of unpriced nights
                 severity = "now" if pd.isna(start) or start <= a else ("soon" if start <= horizon_last else "advice")
                 when = _range(start, end) if pd.notna(start) else "dates not read"
-                add(r, "gap", severity, f"{nights} unpriced night(s) before the last bookable night "
+                add(r, "gap", severity, f"{count(nights, 'unpriced night')} before the last bookable night "
                     f"({_day(bu)}): {when}", "load prices for these nights (or price them 0 if the room-rate is "
                     "closed then)", start, end, nights=int(nights))
         if r.closed_nights > 0:

@@ -24,6 +24,7 @@ from workbench.modular.contacts_api import Contacts
 from workbench.modular.map_details import PHYSICAL
 from workbench.modular.rules import CONTACT_TYPE_DROPPED, CONTACT_TYPE_REFUSED, not_sent
 from workbench.modular.workbook import PropertyRows, blank, integer, rows_with, text
+from workbench.wording import agree
 
 __all__ = ["API", "build_contacts", "contact_groups", "contacts_rows"]
 
@@ -117,7 +118,8 @@ def build_contacts(p: PropertyRows, issues: list[dict], *, current: Contacts | N
             first = next(iter(groups.values()))[0]
             names = ", ".join(f"`{t}`" for t in dropped)
             issues.append(issue(p.cell(first, "profile_type"), CONTACT_TYPE_DROPPED,
-                                f"the property has {names} contact(s) that the Contacts sheet leaves out, and a PUT of "
+                                f"the property has {names} {agree(len(dropped), 'contact')} that the Contacts sheet "
+                                "leaves out, and a PUT of "
                                 "the Contacts API replaces every contact (those would be deleted): add their rows, or "
                                 "send with --replace to delete them"))
     if not contacts:

@@ -26,6 +26,7 @@ from workbench.notify.errors import InvalidTransition, LateDecision
 from workbench.notify.frames import Unreadable, UnreadableNotification, warn_unreadable
 from workbench.notify.monitor import Alert
 from workbench.notify.store import NotifyStore
+from workbench.wording import count
 
 AWAITING_DECISION = "awaiting_partner_decision"
 AWAITING_GUEST = "awaiting_guest_confirmation"
@@ -100,7 +101,7 @@ def derive_state(events: Iterable[RtbEvent], decision: Decision | None, now: flo
     if request is not None and request.checkin is not None:
         ahead = (request.checkin - _utc_date(request.at)).days
         if ahead < config.min_days_ahead:
-            return result(INELIGIBLE, extra=f"stay starts {ahead} day(s) after the request; request to book "
+            return result(INELIGIBLE, extra=f"stay starts {count(ahead, 'day')} after the request; request to book "
                                             f"needs at least {config.min_days_ahead}")
     if "booked" in kinds:
         return result(BOOKED)

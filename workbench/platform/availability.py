@@ -30,6 +30,7 @@ from workbench.ota import (
     availability_request_body as request_body,
 )
 from workbench.transport.result import Result
+from workbench.wording import count
 
 OPERATION = "roomrateavailability"
 SHOWN = 10  # rows a summary lists
@@ -59,12 +60,12 @@ class PlatformAvailability:
         rooms = int(self.frame["rate_plan_code"].isna().sum())
         facts = [(f"{self.frame['hotel_code'].nunique():,}", "properties"), (f"{rooms:,}", "room-type nights"),
                  (f"{len(self.frame) - rooms:,}", "room-rate nights"), (f"{len(self.results):,}", "calls"),
-                 (f"{self.start:%Y-%m-%d} + {self.days} nights", "read:")]
+                 (f"{self.start:%Y-%m-%d} + {count(self.days, 'night')}", "read:")]
         tables = [Table("Calls refused or failed (their nights are missing)", self.problems.head(SHOWN))] \
             if len(self.problems) else []
         tables.append(Table("First nights (all of them: `.frame`, or `.table()` as `fetch availability` writes them)",
                             self.table().head(SHOWN)))
-        verdict = "read" if self.ok else f"{len(self.problems):,} call(s) refused or failed"
+        verdict = "read" if self.ok else f"{count(len(self.problems), 'call')} refused or failed"
         return Summary("Availability on the platform", verdict, "ok" if self.ok else "warning", facts, tables).html()
 
     def table(self) -> pd.DataFrame:

@@ -30,6 +30,7 @@ from expectations import ContentLookups
 from workbench.errors import PlatformReadError
 from workbench.ota import PLATFORM_LISTS, parse_lookup
 from workbench.ota import lookups_request_body as request_body
+from workbench.wording import agree, count
 
 if TYPE_CHECKING:
     from workbench.transport import SyncPlatformClient
@@ -149,7 +150,8 @@ def fetch_lookups(client: SyncPlatformClient, cache: LookupCache, source: str, *
                 problem = f"/xml/{kind} answered something unreadable ({exc}; ruid {result.ruid or 'unknown'})"
             else:
                 if rows.skipped:
-                    warnings.append(f"/xml/{kind}: {rows.skipped} record(s) without their key were skipped")
+                    warnings.append(f"/xml/{kind}: {count(rows.skipped, 'record')} without a key "
+                                    f"{agree(rows.skipped, 'was', 'were')} skipped")
                 fetched[kind] = cache.store(source, kind, rows.records, result.ruid)
                 frames[kind], ruids[kind] = lookup_frame(kind, rows.records), result.ruid
                 continue

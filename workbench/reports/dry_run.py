@@ -18,11 +18,12 @@ from typing import Any, Protocol
 
 import pandas as pd
 
-from workbench.page import card, count, heading, page
+from workbench.page import card, heading, page
 from workbench.reports.about import named, names_of
 from workbench.reports.output_files import write_text_whole
 from workbench.reports.tables import write_table
 from workbench.reports.text import text
+from workbench.wording import count
 
 #: the manifest's columns a report shows, in order (the others stay in manifest.csv)
 WRITTEN_COLUMNS = ["file", "property", "what", "messages", "cells", "source_rows", "sha256"]
@@ -64,10 +65,11 @@ def render_dry_run_html(result: DryRunLike, names: dict[str, str] | None = None)
     skipped = int(getattr(result, "skipped_rows", 0) or 0)
     per = table.assign(_p=table["property"].map(text)).groupby("_p", sort=True).agg(
         requests=("file", "size"), messages=("messages", "sum"), cells=("cells", "sum"))
-    cards = [card(len(table), "requests written", "neutral"), card(int(table["messages"].sum()), "messages"),
-             card(int(table["cells"].sum()), "prices"), card(len(per), "properties")]
+    cards = [card(len(table), "requests written", "neutral", one="request written"),
+             card(int(table["messages"].sum()), "messages", one="message"),
+             card(int(table["cells"].sum()), "prices", one="price"), card(len(per), "properties", one="property")]
     if skipped:
-        cards.append(card(skipped, "prices with errors left out", "warn"))
+        cards.append(card(skipped, "prices with errors left out", "warn", one="price with errors left out"))
     parts = ["<h1>Dry run: requests written, nothing sent</h1>",
              f"<div class='meta'>Written to <code>{e(str(result.directory))}</code> (one file per request, listed "
              "in <code>manifest.csv</code>) · send them with <code>workbench push requests</code></div>",

@@ -13,10 +13,11 @@ from typing import TYPE_CHECKING
 
 import pandas as pd
 
-from workbench.page import card, count, page, with_code
+from workbench.page import card, page, with_code
 from workbench.reports.about import issue_groups, issue_properties, named, names_of
 from workbench.reports.issues_html import FILTER_CSS, FILTER_JS, by_rule_html, filters_html, meta_html
 from workbench.reports.text import text
+from workbench.wording import count
 
 if TYPE_CHECKING:
     from workbench.reports.validation import ReportContext
@@ -36,7 +37,8 @@ def render_grouped_html(issues: pd.DataFrame, context: ReportContext, kind: str)
     verdict = (card("OK", "nothing blocks a push", "okc") if n_err == 0 else
                card("Blocked", "errors must be fixed first", "err"))
     parts = [f"<h1>{e(context.title)}</h1><div class='meta'>{meta_html(context)}</div>",
-             f"<div class='cards'>{verdict}{card(n_err, 'errors', 'err')}{card(n_warn, 'warnings', 'warn')}</div>",
+             f"<div class='cards'>{verdict}{card(n_err, 'errors', 'err', one='error')}"
+             f"{card(n_warn, 'warnings', 'warn', one='warning')}</div>",
              f"<p class='note'>{count(len(issues), 'issue')}, by property and {group_noun}. The CSV report lists "
              "every issue, one row each (<code>--report issues.csv</code>).</p>",
              filters_html(issues, None), by_rule_html(issues, None)]
@@ -70,7 +72,8 @@ def render_grouped_html(issues: pd.DataFrame, context: ReportContext, kind: str)
             parts.append(f"<h3>{heading}</h3>" + _table(lines))
         parts.append("</section>")
     if shown < len(issues):
-        parts.append(f"<p class='note'>{shown:,} of {len(issues):,} issues shown; the CSV report has every one.</p>")
+        parts.append(f"<p class='note'>{shown:,} of {count(len(issues), 'issue')} shown; the CSV report has every "
+                     "one.</p>")
     return page(context.title, "\n".join(parts), css=FILTER_CSS, script=FILTER_JS)
 
 

@@ -17,9 +17,10 @@ import pandas as pd
 from workbench.health import FINDINGS, PropertyHealth
 from workbench.health.coverage import KEY
 from workbench.health.letters import write_letter
-from workbench.page import card, count, page, with_code
+from workbench.page import card, page, with_code
 from workbench.reports.cells import XLSXWRITER_OPTIONS, write_csv
 from workbench.reports.output_files import whole_file, write_text_whole
+from workbench.wording import count
 
 ROOM_RATE_COLUMNS = ["hotel_code", "hotel_name", "inv_type_code", "room_name", "rate_plan_code", "rate_name", "role",
                      "on_platform", "first_night", "bookable_until", "nights_ahead", "gap_nights", "closed_nights",
@@ -85,7 +86,7 @@ def render_health_html(health: PropertyHealth, *, timelines: bool = True) -> str
              f"{count(len(props), 'property', 'properties')} · {count(len(health.room_rates), 'room-rate')}"
              f" · read: {e(', '.join(read) if read else 'nothing')}</div>",
              f"<div class='cards'>{verdict}{card(int(counts.get('now', 0)), 'block bookings now', 'err')}"
-             f"{card(int(counts.get('soon', 0)), f'block bookings within {health.horizon} nights', 'warn')}"
+             f"{card(int(counts.get('soon', 0)), 'block bookings within ' + count(health.horizon, 'night'), 'warn')}"
              f"{card(int(counts.get('advice', 0)), 'advice')}</div>"]
     if health.notes:
         parts.append("<h2>Not checked</h2><ul>" + "".join(f"<li>{with_code(n)}</li>" for n in health.notes) + "</ul>")

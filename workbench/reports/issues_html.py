@@ -22,6 +22,7 @@ from workbench.page import card, page, with_code
 from workbench.reports.about import named, names_of
 from workbench.reports.ranges import IssueRanges, nights_text, weekdays_text
 from workbench.reports.text import text
+from workbench.wording import count
 
 if TYPE_CHECKING:
     from workbench.reports.validation import ReportContext
@@ -68,11 +69,13 @@ def render_issues_html(issues: pd.DataFrame, ranges: IssueRanges, context: Repor
     lines = ranges.lines
     verdict = (card("OK", "nothing blocks a push", "okc") if n_err == 0 else
                card("Blocked", "errors must be fixed (or skipped)", "err"))
-    waived_card = card(n_waived, "warnings waived") if n_waived else ""
+    waived_card = card(n_waived, "warnings waived", one="warning waived") if n_waived else ""
     parts = [f"<h1>{e(context.title)}</h1><div class='meta'>{meta_html(context)}</div>",
-             f"<div class='cards'>{verdict}{card(n_err, 'errors', 'err')}{card(n_warn, 'warnings', 'warn')}"
+             f"<div class='cards'>{verdict}{card(n_err, 'errors', 'err', one='error')}"
+             f"{card(n_warn, 'warnings', 'warn', one='warning')}"
              f"{waived_card}</div>",
-             f"<p class='note'>{len(issues):,} issues in {len(lines):,} lines: issues of one rule on consecutive nights "
+             f"<p class='note'>{count(len(issues), 'issue')} in {count(len(lines), 'line')}: issues of one rule on "
+             "consecutive nights "
              "of a room-rate (or on the same weekdays, week after week) are one line. The CSV report lists every "
              "issue, one row each (<code>--report issues.csv</code>).</p>"]
     parts.append(filters_html(issues, waived))
@@ -92,7 +95,7 @@ def meta_html(context: ReportContext) -> str:
     if context.as_of:
         meta.append(f"As of {context.as_of:%Y-%m-%d} (CET)")
     if context.rows_checked is not None:
-        meta.append(f"{context.rows_checked:,} prices checked")
+        meta.append(f"{count(context.rows_checked, 'price')} checked")
     return " · ".join(meta + [f"{e(k)}: {e(v)}" for k, v in context.extra.items()])
 
 
@@ -152,7 +155,8 @@ def _sections(lines: pd.DataFrame, names: Mapping[str, str]) -> list[str]:
                    f"<td class='num'>{r.warnings:,}</td><td class='num'>{r.lines:,}</td></tr>")
     out.append("</tbody></table>")
     if len(per) > MAX_PROPERTIES:
-        out.append(f"<p class='note'>{MAX_PROPERTIES:,} of {len(per):,} properties listed; the CSV report has "
+        out.append(f"<p class='note'>{MAX_PROPERTIES:,} of {count(len(per), 'property', 'properties')} listed; the CSV "
+                   "report has "
                    "them all.</p>")
     shown = per.head(MAX_SECTIONS)
     quota = max(MIN_PER_SECTION, MAX_LINES // max(1, len(shown)))
@@ -166,14 +170,16 @@ def _sections(lines: pd.DataFrame, names: Mapping[str, str]) -> list[str]:
         title = f"Property {e(named(code, names))}" if code else \
             "Issues of no one property (a file, a sheet, a coverage gap)"
         out.append(f"<section class='prop' id='p-{e(str(code))}' data-prop='{e(str(code))}'><h2>{title}</h2>"
-                   f"<p class='note'>{r.errors:,} errors · {r.warnings:,} warnings · {r.lines:,} lines</p>")
+                   f"<p class='note'>{count(r.errors, 'error')} · {count(r.warnings, 'warning')} · "
+                   f"{count(r.lines, 'line')}</p>")
         out.append(_line_table(lines.iloc[pos[:quota]], nights.iloc[pos[:quota]], weekdays.iloc[pos[:quota]]))
         if len(pos) > quota:
-            out.append(f"<p class='note'>{quota:,} of {len(pos):,} lines shown (errors first); every issue of this "
+            out.append(f"<p class='note'>{quota:,} of {count(len(pos), 'line')} shown (errors first); every issue of this "
                        "property is in the CSV report.</p>")
         out.append("</section>")
     if len(per) > len(shown):
-        out.append(f"<p class='note'>Sections for {len(shown):,} of {len(per):,} properties shown (the most errors "
+        out.append(f"<p class='note'>Sections for {len(shown):,} of {count(len(per), 'property', 'properties')} shown "
+                   "(the most errors "
                    "and warnings first); the CSV report has every issue.</p>")
     return out
 
@@ -210,7 +216,7 @@ def _waived(lines: pd.DataFrame) -> list[str]:
            _line_table(shown, nights_text(shown), weekdays_text(shown), extra=("waiver_reason", "waived_by", "waiver"),
                        severity="waived")]
     if len(lines) > len(shown):
-        out.append(f"<p class='note'>{len(shown):,} of {len(lines):,} lines shown; the CSV report lists every waived "
+        out.append(f"<p class='note'>{len(shown):,} of {count(len(lines), 'line')} shown; the CSV report lists every waived "
                    "warning (column <code>waived</code>).</p>")
     out.append("</section>")
     return out

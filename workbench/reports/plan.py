@@ -20,12 +20,13 @@ from typing import Any
 
 import pandas as pd
 
-from workbench.page import card, count, heading, page, with_code
+from workbench.page import card, heading, page, with_code
 from workbench.reports.about import named, names_of
 from workbench.reports.cells import XLSXWRITER_OPTIONS
 from workbench.reports.output_files import whole_file, write_text_whole
 from workbench.reports.tables import write_table
 from workbench.reports.text import text
+from workbench.wording import count, platform_text
 
 FORMATS = (".csv", ".xlsx", ".html")
 HTML_RANGES = 5_000
@@ -67,7 +68,7 @@ def write_plan_report(plan: Any, path: str | Path) -> Path:
 
 def _figures(plan: Any) -> list[tuple[str, str]]:
     c = plan.counts
-    return [("target", plan.target or "none (nothing accepted to compare with)"), ("journal", str(plan.journal)),
+    return [("target", plan.target or f"{platform_text(None)} (nothing accepted to compare with)"), ("journal", str(plan.journal)),
             ("cells added", f"{c['added']:,}"), ("cells changed", f"{c['changed']:,}"),
             ("cells unchanged", f"{c['unchanged']:,}"), ("cells removed from the sheet", f"{c['removed']:,}"),
             ("prices to send", f"{plan.cells_to_send:,}"), ("requests", f"{plan.requests:,}"),
@@ -96,8 +97,8 @@ def render_plan_html(plan: Any) -> str:
     rr = plan.room_rates
     names = names_of(getattr(plan, "frame", None))
     moved = rr[(rr["added"] + rr["changed"] + rr["removed"]) > 0]
-    target = (f"Target <code>{e(plan.target)}</code>" if plan.target else
-              "No target: nothing accepted to compare with, so every price counts as added")
+    target = (f"Platform <code>{e(plan.target)}</code>" if plan.target else
+              f"{platform_text(None).capitalize()}: nothing accepted to compare with, so every price counts as added")
     sent = count(plan.cells_to_send, "price") + " to send" + (" (every price: a full push)" if plan.full else "")
     parts = ["<h1>Plan (nothing sent)</h1>",
              f"<div class='meta'>{target} · journal <code>{e(str(plan.journal))}</code> · {e(sent)} in "
@@ -106,15 +107,16 @@ def render_plan_html(plan: Any) -> str:
     if plan.blocked:
         parts.append(f"<div class='cards'><div class='card err'><b>A push stops here</b> {with_code(plan.blocked)}"
                      "</div></div>")
-    parts.append("<div class='cards'>" + "".join(card(n, label, cls) for n, label, cls in (
-        (c["added"], "added", "okc"), (c["changed"], "changed", "warn"), (c["unchanged"], "unchanged", "neutral"),
-        (c["removed"], "removed from the sheet", "err"), (plan.requests, "requests", "neutral"),
-        (plan.messages, "messages", "neutral"), (len(plan.warnings), "price-jump warnings", "warn"))) + "</div>")
+    parts.append("<div class='cards'>" + "".join(card(n, label, cls, one) for n, label, cls, one in (
+        (c["added"], "added", "okc", ""), (c["changed"], "changed", "warn", ""),
+        (c["unchanged"], "unchanged", "neutral", ""), (c["removed"], "removed from the sheet", "err", ""),
+        (plan.requests, "requests", "neutral", "request"), (plan.messages, "messages", "neutral", "message"),
+        (len(plan.warnings), "price-jump warnings", "warn", "price-jump warning"))) + "</div>")
     parts.append("<h2>Room-rates with changes</h2>" + _table(moved, ["hotel_code", "inv_type_code", "rate_plan_code",
                                                                      "added", "changed", "unchanged", "removed"],
                                                              names))
     shown = ranges.head(HTML_RANGES)
-    note = (f"<p class='note'>The first {len(shown):,} of {len(ranges):,} lines; all of them: the CSV report.</p>"
+    note = (f"<p class='note'>The first {len(shown):,} of {count(len(ranges), 'line')}; all of them: the CSV report.</p>"
             if len(shown) < len(ranges) else "")
     parts.append("<h2>Changes as ranges</h2>" + note + _table(shown, ["hotel_code", "text", "nights"], names))
     parts.append("<h2>Price-jump warnings</h2>" + _table(plan.warnings.head(HTML_RANGES),

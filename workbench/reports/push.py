@@ -171,7 +171,7 @@ def _html(view: _View) -> str:
     bad = len(req) - ok
     warn = int((rows["severity"] == "warning").sum()) if len(rows) else 0
     not_sent = int((rows["outcome"] == NOT_SENT).sum()) if len(rows) else 0
-    meta = [f"Target <code>{e(view.target)}</code>"] if view.target else []
+    meta = [f"Platform <code>{e(view.target)}</code>"] if view.target else []
     if view.files:
         meta.append("Files: " + ", ".join(f"<code>{e(f.name)}</code>" for f in view.files))
     meta.append(e(view.headline) if not view.nothing_sent else "")
@@ -179,8 +179,10 @@ def _html(view: _View) -> str:
     banner = (f"<div class='cards'><div class='card err banner'><b>Nothing was sent</b>{e(view.nothing_sent)}</div>"
               "</div>" if view.nothing_sent else "")
     parts = ["<h1>Push results</h1>", f"<div class='meta'>{' · '.join(m for m in meta if m)}</div>", banner,
-             f"<div class='cards'>{card(ok, 'requests applied', 'okc')}{card(bad, 'requests refused or failed', 'err')}"
-             f"{card(warn, 'rows with warnings', 'warn')}{card(not_sent, 'rows not sent (errors)', 'err')}</div>",
+             f"<div class='cards'>{card(ok, 'requests applied', 'okc', one='request applied')}"
+             f"{card(bad, 'requests refused or failed', 'err', one='request refused or failed')}"
+             f"{card(warn, 'rows with warnings', 'warn', one='row with warnings')}"
+             f"{card(not_sent, 'rows not sent (errors)', 'err', one='row not sent (errors)')}</div>",
              f"<h2>{e(kind.plural.capitalize())}</h2><table><thead><tr>" + "".join(
                  f"<th>{e(kind.label(k))}</th>" for k in keys) +
              "<th>Outcome</th><th>HTTP</th><th>Codes</th><th>What the platform said</th><th>ruid</th>"

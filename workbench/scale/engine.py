@@ -33,6 +33,7 @@ from workbench.scale.parquet import is_parquet, parquet_files, scan_hotels
 from workbench.scale.partitions import DEFAULT_SIZE, frame_partitions, parquet_partitions
 from workbench.scale.pipeline import CELLS, Job, Partition, PartResult, first_issues, run_partition
 from workbench.scale.storage import absolute, clear, describe_parts, join, remove, remove_tree, write_bytes
+from workbench.wording import count
 from workbench.writers import HEADERS_KEY, export_accepted, manifest
 
 if TYPE_CHECKING:
@@ -155,10 +156,10 @@ class ClusterRun:
         return max((p.peak_rss for p in self.parts), default=0)
 
     def __repr__(self) -> str:
-        built = f"; {len(self.manifest):,} requests for {self.cells:,} prices in {self.directory}" \
+        built = f"; {count(len(self.manifest), 'request')} for {count(self.cells, 'price')} in {self.directory}" \
             if self.directory else ""
-        return (f"<ClusterRun: {len(self.parts)} partitions, {self.rows:,} prices, {self.errors:,} errors, "
-                f"{self.warnings:,} warnings{built}>")
+        return (f"<ClusterRun: {count(len(self.parts), 'partition')}, {count(self.rows, 'price')}, "
+                f"{count(self.errors, 'error')}, {count(self.warnings, 'warning')}{built}>")
 
 
 def partitions(client: Client, sources: Sequence[str | Path], size: int = DEFAULT_SIZE, *,

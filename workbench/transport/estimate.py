@@ -15,6 +15,7 @@ from workbench.config import Settings
 from workbench.transport.errors import ConfigurationError
 from workbench.transport.limiter import default_margin
 from workbench.transport.operations import ALL, SPEC_LIMITS, parse_limits
+from workbench.wording import count
 
 
 @dataclass(frozen=True)
@@ -33,8 +34,8 @@ class SendEstimate:
         if self.calls == 0:
             return "nothing to send"
         if self.seconds <= 0:
-            return f"within one window ({self.calls:,} call(s) at {rate}: as fast as the platform answers)"
-        return f"at least {_duration(self.seconds)} ({self.calls:,} calls at {rate})"
+            return f"within one window ({count(self.calls, 'call')} at {rate}: as fast as the platform answers)"
+        return f"at least {_duration(self.seconds)} ({count(self.calls, 'call')} at {rate})"
 
 
 def send_estimate(settings: Settings, operation: str, calls: int) -> SendEstimate:

@@ -8,6 +8,7 @@ from enum import StrEnum
 from typing import Any
 
 from workbench.ota import Notice, OTAResponse
+from workbench.wording import count
 
 
 def _json_notices(items: Any, kind: str) -> tuple[Notice, ...]:
@@ -90,5 +91,5 @@ class Result:
         codes = ", ".join(n.code or "?" for n in (*self.errors, *self.warnings))
         answer = f"HTTP {self.status}" if self.status is not None else "no answer"
         ruid = f"; ruid {self.ruid}" if self.ruid else ""
-        return (f"{self.operation}: {self.outcome.value} ({answer}, {self.attempts} attempt(s)"
+        return (f"{self.operation}: {self.outcome.value} ({answer}, {count(self.attempts, 'attempt')}"
                 f"{', ' + codes if codes else ''}{', ' + self.error if self.error else ''}{ruid})")

@@ -13,6 +13,7 @@ import pandas as pd
 from loaders.schemas import RESTRICTION_HEADERS
 from workbench.display import Summary, Table
 from workbench.transport.estimate import SendEstimate
+from workbench.wording import count, platform_text
 from workbench.writers.avail_deltas import KINDS, AvailDiff
 
 CHANGE_COLUMNS = ["hotel_code", "inv_type_code", "rate_plan_code", "date", "restriction", "change", "before", "after",
@@ -83,20 +84,20 @@ class AvailabilityPlan:
     def headline(self) -> str:
         what = "every value (--full)" if self.full else \
             f"{self.count('added'):,} added, {self.count('changed'):,} changed, {self.count('unchanged'):,} unchanged"
-        return (f"Plan against {self.target or 'no target'}: {what}; {self.requests:,} request(s), {self.messages:,} "
-                f"message(s); send time {self.estimate.text()}")
+        return (f"Plan against {platform_text(self.target)}: {what}; {count(self.requests, 'request')}, "
+                f"{count(self.messages, 'message')}; send time {self.estimate.text()}")
 
     def _repr_html_(self) -> str:
         facts = [(f"{self.count(k):,}", k) for k in KINDS] + [
             (f"{self.requests:,}", "requests"), (f"{self.messages:,}", "messages"), (self.estimate.text(), "send time:"),
-            (f"{self.left_out:,}", "values left out (errors, repeats)"), (self.target or "none", "target:")]
+            (f"{self.left_out:,}", "values left out (errors, repeats)"), (platform_text(self.target), "platform:")]
         tables = [Table(self.blocked, pd.DataFrame())] if self.blocked else []
         changes = self.changes()
         if len(changes):
             tables.append(Table("Values a push would send", changes.head(SHOWN), note=(
                 f"{SHOWN} of {len(changes):,} shown; all of them: `.changes()`" if len(changes) > SHOWN else "")))
         verdict = "blocked by errors" if self.blocked else ("nothing to send" if not self.to_send else
-                                                            f"{self.to_send:,} values to send")
+                                                            f"{count(self.to_send, 'value')} to send")
         tone = "error" if self.blocked else "info"
         return Summary("Availability plan", verdict, tone, facts, tables).html()
 

@@ -24,6 +24,7 @@ import pandas as pd
 
 from workbench.config import Settings
 from workbench.transport.result import Outcome, Result
+from workbench.wording import count
 from workbench.writers import driver
 from workbench.writers.avail_requests import availability_folder_plan, item_keys, planned_availability
 from workbench.writers.avail_rows import AVAILABILITY, ROW_COLUMNS, rows_frame
@@ -55,16 +56,16 @@ class AvailabilityPushResult(PushOutcome):
     kind: ClassVar = AVAILABILITY
 
     def headline(self) -> str:
-        return (f"Run {self.run_id}: {self.values_changed:,} of {self.values_total:,} values changed since the last "
+        return (f"Run {self.run_id}: {self.values_changed:,} of {count(self.values_total, 'value')} changed since the last "
                 "accepted push")
 
     def summary(self) -> str:
-        parts = ", ".join(f"{n} {k}" for k, n in sorted(self.counts.items())) or "nothing to send"
+        parts = ", ".join(f"{n:,} {k}" for k, n in sorted(self.counts.items())) or "nothing to send"
         held = int((self.rows["outcome"] == "not sent").sum()) if len(self.rows) else 0
-        return (f"{len(self.requests)} request(s): {parts}. {self.values_changed:,} of {self.values_total:,} value(s) "
-                "changed since the last accepted push"
-                + (f"; {self.skipped_rows:,} value(s) with errors not sent" if self.skipped_rows else "")
-                + (f"; {held:,} cell(s) not sent (repeats)" if held else ""))
+        return (f"{count(len(self.requests), 'request')}: {parts}. {self.values_changed:,} of "
+                f"{count(self.values_total, 'value')} changed since the last accepted push"
+                + (f"; {count(self.skipped_rows, 'value')} with errors not sent" if self.skipped_rows else "")
+                + (f"; {count(held, 'cell')} not sent (repeats)" if held else ""))
 
     def verdict(self) -> str:
         if self.requests.empty:
@@ -108,7 +109,7 @@ class AvailabilityKind(Kind):
             if refused is not None and len(refused) < planned.messages:
                 applied = planned.messages - len(refused)
                 return Answer(PARTIAL, error=result.error, note=(
-                    f"applied in part: {applied} of {planned.messages} message(s) applied; the platform refused "
+                    f"applied in part: {applied:,} of {count(planned.messages, 'message')} applied; the platform refused "
                     f"LocatorID {row_ranges(sorted(refused))} (their rows say why)"))
         return super().answer(planned, result, sends, ruids)
 

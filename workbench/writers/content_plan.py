@@ -20,6 +20,7 @@ import pandas as pd
 
 from loaders import ISSUE_COLUMNS
 from workbench.ota import NEW, OVERLAY, PARTS, build_content, canonical_rows
+from workbench.wording import count
 from workbench.writers.journal import Journal
 
 PARTS_COLUMNS = ["property", "hotel_code", "custom_id", "notif_type", "part", "change", "before", "after"]
@@ -84,7 +85,7 @@ def describe(rows: list[dict] | None) -> str:
         return "(empty)"
     items = "; ".join(" ".join(f"{k}={'|'.join(v) if isinstance(v, list) else v}" for k, v in r.items())
                       for r in rows)
-    head = f"{len(rows)} row{'s' if len(rows) != 1 else ''}: "
+    head = f"{count(len(rows), 'row')}: "
     return head + items
 
 
@@ -210,7 +211,7 @@ def plan_content(parts: Mapping[str, pd.DataFrame], *, journal: Journal | None =
                             "before": describe(was) if notif_type != NEW else "(new property)",
                             "after": describe(now)})
         if refused:
-            names = ", ".join(f"`{p}` ({n} row{'s' if n != 1 else ''})" for p, n in refused)
+            names = ", ".join(f"`{p}` ({count(n, 'row')})" for p, n in refused)
             issues.append(_issue(prop, "EmptyParts", "; ".join(p for p, _ in refused), "overlay_drops_part",
                                  f"property {hotel_code}: this Overlay would drop {names}, which the platform "
                                  "accepted before (an Overlay replaces the stored content). Add the rows back, "

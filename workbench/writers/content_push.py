@@ -20,6 +20,7 @@ import pandas as pd
 from workbench.ota import NEW, PARTS, ResponseParseError, is_build_hotel, parse_content_response
 from workbench.transport.backoff import RetryPolicy
 from workbench.transport.result import Result
+from workbench.wording import count
 from workbench.writers.content_plan import ContentRequest
 from workbench.writers.journal_items import dumps
 from workbench.writers.kind import Answer, Kind
@@ -92,7 +93,7 @@ class ContentKind(Kind):
         req: ContentRequest = planned.source
         if any(is_build_hotel(n) for n in result.errors):
             return Answer("failed", note=(
-                f"BuildHotel {sends} time{'s' if sends != 1 else ''}: the platform could not build the property, "
+                f"BuildHotel {count(sends, 'time')}: the platform could not build the property, "
                 f"which stays Closed. Contact support and quote every ruid: {'; '.join(ruids) or '(none received)'}"))
         if result.ok:
             hotel = _answered_property(result)

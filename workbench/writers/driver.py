@@ -33,6 +33,7 @@ import pandas as pd
 from workbench.config import Settings
 from workbench.errors import WorkbenchError
 from workbench.transport.errors import ConfigurationError
+from workbench.wording import agree, count
 from workbench.writers.journal import PARTIAL, Journal
 from workbench.writers.kind import Answer, Kind
 from workbench.writers.outcome import notice_text
@@ -300,7 +301,8 @@ def _stopped_line(sent: Sent) -> str:
     done = int((sent.frame["status"] != "pending").sum()) if len(sent.frame) else 0
     if not done:
         return "stopped: nothing was sent"
-    return (f"stopped: {done:,} request(s) were sent and are in the journal `{sent.journal}`; run the same command "
+    return (f"stopped: {count(done, 'request')} {agree(done, 'was', 'were')} sent and {agree(done, 'is', 'are')} in "
+            f"the journal `{sent.journal}`; run the same command "
             "again to resume (nothing accepted is sent twice)")
 
 

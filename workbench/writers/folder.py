@@ -20,6 +20,7 @@ from pathlib import Path
 import pandas as pd
 
 from workbench.errors import InputError
+from workbench.wording import agree
 from workbench.writers.journal_cells import body_hash
 from workbench.writers.planned import Planned
 
@@ -93,7 +94,8 @@ def read_requests(directory: str | Path) -> Folder:
     manifest = pd.read_csv(out / MANIFEST, dtype=TEXT_COLUMNS, keep_default_na=False)
     missing = [c for c in ["file", *MANIFEST_COLUMNS] if c not in manifest.columns]
     if missing:
-        raise InputError(f"`{out / MANIFEST}` lacks the column(s) {', '.join(f'`{c}`' for c in missing)}: write the "
+        raise InputError(f"`{out / MANIFEST}` lacks the {agree(len(missing), 'column')} "
+                         f"{', '.join(f'`{c}`' for c in missing)}: write the "
                          f"folder again with `push {kind} --dry-run`.")
     bodies = []
     for row in manifest.itertuples(index=False):

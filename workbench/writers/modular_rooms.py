@@ -23,6 +23,7 @@ from workbench.modular.building import Request
 from workbench.modular.endpoints import OPERATIONS
 from workbench.modular.envelope import EnvelopeParseError, parse_envelope
 from workbench.transport.result import Result
+from workbench.wording import agree, count
 from workbench.writers.journal_items import dumps
 from workbench.writers.kind import Answer, Kind, Resolution
 from workbench.writers.outcome import KindInfo
@@ -91,7 +92,7 @@ def planned_units(requests: Iterable[Request]) -> list[Planned]:
         if r.operation == BULK:
             refs = [str(u.get("correlation_id")) for u in r.payload["units"]]
             creates: str | None = bulk_ref(hotel, refs)
-            key, unit, what = str(creates), "", f"create {len(refs)} unit(s)"
+            key, unit, what = str(creates), "", f"create {count(len(refs), 'unit')}"
             state: list[tuple[str, str]] = []
         else:
             creates, unit = None, str(r.ids.get("unit_id") or r.ids.get("room_id"))
@@ -162,7 +163,8 @@ class UnitsKind(Kind):
         if not made:
             return Resolution(None, True, "the property's units were read back and none of them is there, so they "
                                           "were not created; push again to create them")
-        return Resolution(note=f"only {len(made)} of the {wanted} units were found")
+        return Resolution(note=f"only {len(made):,} of the {count(wanted, 'unit')} {agree(len(made), 'was', 'were')} "
+                               "found")
 
     def _units(self, client: Any, hotel: int) -> list[dict] | None:
         """The property's units, or None when they cannot be read (a read that fails settles nothing)."""

@@ -18,6 +18,7 @@ from typing import Any, ClassVar
 import pandas as pd
 
 from workbench.display import OUTCOME_TONES, MarkdownSummary, Summary, Table
+from workbench.wording import count
 
 #: what every request says about its answer (after the kind's identity columns)
 OUTCOME_COLUMNS = ["outcome", "http_status", "codes", "texts", "ruid", "attempts", "error", "source_rows"]
@@ -54,7 +55,7 @@ class KindInfo:
         return self.labels.get(column, column.replace("_", " ").capitalize())
 
     def count(self, n: int) -> str:
-        return f"{n:,} {self.noun if n == 1 else self.plural}"
+        return count(n, self.noun, self.plural)
 
 
 class PushOutcome(MarkdownSummary):

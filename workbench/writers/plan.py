@@ -26,6 +26,7 @@ from expectations.price_jumps import amount_text, guests_text
 from loaders.issues import empty_issues
 from workbench.display import MarkdownSummary, Summary, Table
 from workbench.transport.estimate import SendEstimate
+from workbench.wording import count, platform_text
 from workbench.writers.compress import ALL_DAYS, compress, expand
 from workbench.writers.deltas import cell_keys
 from workbench.writers.journal import NO_GUESTS
@@ -252,18 +253,18 @@ class RatesPlan(MarkdownSummary):
     def headline(self) -> str:
         """The figures every push starts with, in one line."""
         c = self.counts
-        sent = f"{self.cells_to_send:,} price(s) to send" + (" (--full: every price)" if self.full else "")
+        sent = f"{count(self.cells_to_send, 'price')} to send" + (" (--full: every price)" if self.full else "")
         return (f"Plan: {c[ADDED]:,} added, {c[CHANGED]:,} changed, {c[UNCHANGED]:,} unchanged, {c[REMOVED]:,} "
-                f"removed from the sheet; {sent} in {self.requests:,} request(s) with {self.messages:,} "
-                f"message(s); send time {self.estimate.text()}")
+                f"removed from the sheet; {sent} in {count(self.requests, 'request')} with "
+                f"{count(self.messages, 'message')}; send time {self.estimate.text()}")
 
     def summary(self) -> str:
-        warn = f"; {len(self.warnings):,} price-jump warning(s)" if len(self.warnings) else ""
+        warn = f"; {count(len(self.warnings), 'price-jump warning')}" if len(self.warnings) else ""
         blocked = f"; a push stops here: {self.blocked}" if self.blocked else ""
         return self.headline() + warn + blocked
 
     def __repr__(self) -> str:
-        return f"<RatesPlan for {self.target or 'no target'}: {self.summary()}>"
+        return f"<RatesPlan for {platform_text(self.target)}: {self.summary()}>"
 
     def changes(self) -> pd.DataFrame:
         """One row per cell added or changed (``before`` → ``after`` with ``change_pct``), then the
@@ -304,7 +305,7 @@ class RatesPlan(MarkdownSummary):
         facts = [(f"{c[ADDED]:,}", ADDED), (f"{c[CHANGED]:,}", CHANGED), (f"{c[UNCHANGED]:,}", UNCHANGED),
                  (f"{c[REMOVED]:,}", "removed from the sheet"), (f"{self.requests:,}", "requests"),
                  (f"{self.messages:,}", "messages"), (self.estimate.text(), "send time:"),
-                 (f"{len(self.warnings):,}", "price-jump warnings"), (self.target or "none", "target:")]
+                 (f"{len(self.warnings):,}", "price-jump warnings"), (platform_text(self.target), "platform:")]
         rr = self.room_rates
         moved = rr[(rr[ADDED] + rr[CHANGED] + rr[REMOVED]) > 0]
         tables = [Table("Room-rates with changes", moved.head(SUMMARY_ROWS),
@@ -319,7 +320,7 @@ class RatesPlan(MarkdownSummary):
                                 wide=("message",), note=_shown(len(w), len(self.warnings), "warnings",
                                                                 "`.warnings`")))
         verdict = (f"a push stops here: {self.blocked}" if self.blocked else
-                   "nothing to send" if self.cells_to_send == 0 else f"{self.cells_to_send:,} prices to send")
+                   "nothing to send" if self.cells_to_send == 0 else f"{count(self.cells_to_send, 'price')} to send")
         tone = "error" if self.blocked else ("warning" if len(self.warnings) else "info")
         return Summary("Plan (nothing sent)", verdict, tone, facts, tables).html()
 

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import pandas as pd
 
 from workbench.config import Settings
+from workbench.wording import count
 from workbench.writers import driver
 from workbench.writers.accepted import journal_mark
 from workbench.writers.batches import RateRequest, cell_locators, iter_requests
@@ -68,17 +69,17 @@ class PushResult(PushOutcome):
     kind: ClassVar[KindInfo] = RATES
 
     def summary(self) -> str:
-        parts = ", ".join(f"{n} {k}" for k, n in sorted(self.counts.items())) or "nothing to send"
+        parts = ", ".join(f"{n:,} {k}" for k, n in sorted(self.counts.items())) or "nothing to send"
         warn = int(self.requests["warnings"].map(len).sum()) if len(self.requests) else 0
-        skipped = f"; {self.skipped_rows:,} price(s) with errors not sent" if self.skipped_rows else ""
+        skipped = f"; {count(self.skipped_rows, 'price')} with errors not sent" if self.skipped_rows else ""
         held = int((self.rows["outcome"] == "not sent").sum()) if len(self.rows) else 0
         head = f"{self.plan.headline()}\n" if self.plan is not None else ""
-        return (f"{head}{len(self.requests)} request(s): {parts}; {warn} warning(s). {self.cells_changed:,} of "
-                f"{self.cells_total:,} price(s) changed since the last accepted push{skipped}"
-                + (f"; {held:,} cell(s) not sent (see the rows marked `not sent`)" if held else ""))
+        return (f"{head}{count(len(self.requests), 'request')}: {parts}; {count(warn, 'warning')}. "
+                f"{self.cells_changed:,} of {count(self.cells_total, 'price')} changed since the last accepted "
+                f"push{skipped}" + (f"; {count(held, 'cell')} not sent (see the rows marked `not sent`)" if held else ""))
 
     def headline(self) -> str:
-        line = f"Run {self.run_id}: {self.cells_changed:,} of {self.cells_total:,} prices changed since the last " \
+        line = f"Run {self.run_id}: {self.cells_changed:,} of {count(self.cells_total, 'price')} changed since the last " \
                "accepted push"
         return f"{self.plan.headline()} · {line}" if self.plan is not None else line
 

@@ -31,6 +31,7 @@ import numpy as np
 import pandas as pd
 
 from workbench.errors import InputError
+from workbench.wording import agree, count
 from workbench.writers.batches import RateRequest, cell_locators, iter_requests
 from workbench.writers.compress import compress
 from workbench.writers.journal_cells import body_hash
@@ -234,7 +235,8 @@ def read_folder(directory: str | Path) -> RequestFolder:
         raise InputError(f"`{out / MANIFEST}` cannot be read ({exc}).") from None
     missing = [c for c in MANIFEST_COLUMNS if c not in listed.columns]
     if missing:
-        raise InputError(f"`{out / MANIFEST}` lacks the column(s) {', '.join(f'`{c}`' for c in missing)}: "
+        raise InputError(f"`{out / MANIFEST}` lacks the {agree(len(missing), 'column')} "
+                         f"{', '.join(f'`{c}`' for c in missing)}: "
                          "write the folder again with `push rates --dry-run`.")
     if not (out / CELLS).exists():
         raise InputError(f"`{out}` has no {CELLS} (the prices each request carries, which the journal needs): "
@@ -259,7 +261,7 @@ def read_folder(directory: str | Path) -> RequestFolder:
         span = spans.get(str(row.file))
         if span is None or span[1] - span[0] != int(row.cells):
             have = 0 if span is None else span[1] - span[0]
-            raise InputError(f"`{row.file}`: the manifest says {int(row.cells)} price(s), {CELLS} holds {have}: "
+            raise InputError(f"`{row.file}`: the manifest says {count(int(row.cells), 'price')}, {CELLS} holds {have:,}: "
                              "the folder was changed after it was written; write it again with "
                              "`push rates --dry-run`.")
         body = path.read_bytes()

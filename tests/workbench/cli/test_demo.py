@@ -15,7 +15,7 @@ def test_demo_runs_end_to_end(workbench, tmp_path: Path) -> None:
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
     out = tmp_path / "demo"
     assert "Demo complete." in run.stdout
-    assert "7 of 1,279 price(s) changed" in run.stdout
+    assert "7 of 1,279 prices changed" in run.stdout
     assert re.search(r"the sandbox now has \d+\.\d\d, \d+\.\d\d EUR for that week", run.stdout), run.stdout
     for name in ("rates-validation.html", "rates-validation.xlsx", "rates-validation.csv", "push-report.html",
                  "push-report.xlsx", "push-report.csv", "requests/manifest.csv", "push-report-delta.html",
@@ -38,7 +38,7 @@ def test_demo_runs_end_to_end(workbench, tmp_path: Path) -> None:
     assert held["message"].str.startswith("not sent").all()
     assert load_workbook(out / "push-report.xlsx").sheetnames[:1] == ["Problems"]
     # step 4b: the availability sample's valid values pushed, read back, and nothing differs from the journal
-    assert "4b. Availability and restrictions" in run.stdout and "7 request(s): 7 success" in run.stdout
+    assert "4b. Availability and restrictions" in run.stdout and "7 requests: 7 success" in run.stdout
     assert "no difference" in run.stdout
     read_back = pd.read_csv(out / "availability-read.csv", dtype={"InvTypeCode": str, "RatePlanCode": str})
     assert list(read_back.columns[:4]) == ["HotelCode", "InvTypeCode", "RatePlanCode", "Date"]
@@ -65,9 +65,9 @@ def test_demo_runs_end_to_end(workbench, tmp_path: Path) -> None:
     assert filled["HotelCode"].notna().all()  # the new properties' HotelCodes, written into the copy
     # step 8: past the sunset, the same content through the modular APIs, read back, and the read-back sends nothing
     assert "8. After the sunset" in run.stdout and "20 success; 4 created" in " ".join(run.stdout.split())
-    assert "pushed again: 0 request(s) through the modular APIs: nothing to send" in " ".join(run.stdout.split())
+    assert "pushed again: 0 requests through the modular APIs: nothing to send" in " ".join(run.stdout.split())
     assert {"Property", "Contacts", "Fees"} <= set(load_workbook(out / "content-fetched.xlsx").sheetnames)
     # a second run starts from a fresh sandbox and journal, so it shows the same
     again = workbench(["demo", "--out", "demo"], cwd=tmp_path, env={"HOME": str(tmp_path)}, timeout=600)
-    assert again.returncode == 0 and "7 of 1,279 price(s) changed" in again.stdout
+    assert again.returncode == 0 and "7 of 1,279 prices changed" in again.stdout
     assert "5 properties: 5 success; 4 created" in again.stdout

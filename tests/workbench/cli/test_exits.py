@@ -107,7 +107,7 @@ def test_usage_errors_keep_typers_exit_2(workbench, tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(("args", "code", "needle"), [
     (["validate", "rates", RATES, "--as-of", "2026-12-01", "--registry", str(SAMPLES / "registry.xlsx")], 1,
-     "9 error(s)"),
+     "9 errors"),
     (["validate", "rates", "nowhere.xlsx"], 2, "does not exist"),
     (["sandbox", "serve", "--registry", "nowhere.xlsx", "--port", "0"], 2, "nowhere.xlsx"),
 ])

@@ -25,7 +25,7 @@ def _journal(tmp_path: Path) -> Path:
 def test_exit_0_when_nothing_blocks_bookings(tmp_path: Path) -> None:
     result = runner.invoke(app, ["health", "--hotel", "1000004", "--journal", str(_journal(tmp_path)), *COMMON])
     assert result.exit_code == 0, result.output
-    assert "1 properties, 2 room-rates" in result.output and "0 now, 0 soon" in " ".join(result.output.split())
+    assert "1 property, 2 room-rates" in result.output and "0 now, 0 soon" in " ".join(result.output.split())
     assert "the registry stands in" in result.output
 
 

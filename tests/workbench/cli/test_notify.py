@@ -156,7 +156,7 @@ def test_serve_as_a_process_then_send_with_the_cns_standin(tmp_path: Path) -> No
     assert proc.returncode in (0, -signal.SIGTERM), output  # uvicorn re-raises SIGTERM after a clean stop
     assert "serving https://127.0.0.1:" in output
     code, out = cli("list", "--state-dir", str(state))
-    assert "1 notifications" in out
+    assert "1 notification" in out
 
 
 def test_port_in_use_is_a_clear_error(tmp_path: Path) -> None:

@@ -48,8 +48,8 @@ def test_plan_shows_the_changes_and_writes_its_reports(tmp_path: Path, workbench
                                "plan.xlsx"), cwd=tmp_path)
     assert done.returncode == 0, done.stdout + done.stderr
     out = " ".join(done.stdout.split())
-    assert ("Plan: 0 added, 2 changed, 29 unchanged, 0 removed from the sheet; 2 price(s) to send in 1 request(s) "
-            "with 2 message(s)") in out
+    assert ("Plan: 0 added, 2 changed, 29 unchanged, 0 removed from the sheet; 2 prices to send in 1 request "
+            "with 2 messages") in out
     assert "room 101 / rate 5001: 100.00 → 160.00 EUR (+60.0%), 5 Mar 2027" in out
     assert "room 101 / rate 5001: 100.00 → 150.00 EUR (+50.0%), 6 Mar 2027" in out
     # 60% is a price jump; exactly 50% is not
@@ -91,7 +91,7 @@ def test_plan_with_errors_exits_1_and_says_a_push_stops(tmp_path: Path, workbenc
     done = workbench(plan_args(new, tmp_path / "none.sqlite", "--report", "plan.csv"), cwd=tmp_path)
     assert done.returncode == 1
     out = " ".join(done.stdout.split())
-    assert "A push stops here: 1 error(s) block the push" in out and "30 added" in out
+    assert "A push stops here: 1 error blocks the push" in out and "30 added" in out
     assert not (tmp_path / "none.sqlite").exists() and (tmp_path / "plan.csv").exists()
     assert "every price counts as added" in out
 
@@ -126,8 +126,8 @@ def test_a_live_push_starts_with_its_plan_and_marks_price_jumps(tmp_path: Path) 
         second = runner.invoke(app, ["push", "rates", str(new), *common, "--report", str(tmp_path / "push.csv")])
     out = " ".join(second.output.split())
     assert second.exit_code == 0, second.output
-    assert "Plan: 0 added, 1 changed, 30 unchanged, 0 removed from the sheet; 1 price(s) to send in 1 request(s)" in out
-    assert out.index("Plan: 0 added") < out.index("1 request(s): 1 success")
+    assert "Plan: 0 added, 1 changed, 30 unchanged, 0 removed from the sheet; 1 price to send in 1 request" in out
+    assert out.index("Plan: 0 added") < out.index("1 request: 1 success")
     report = pd.read_csv(tmp_path / "push.csv", encoding="utf-8-sig")
     jumped = report[report["codes"].fillna("").str.contains("price_jump")]
     assert jumped[["row", "column", "outcome", "severity"]].values.tolist() == [[6, "AmountAfterTax", "success",

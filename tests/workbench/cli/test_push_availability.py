@@ -35,7 +35,7 @@ def test_errors_block_the_push_and_the_report_says_nothing_was_sent(workbench, t
     env.write_text("WORKBENCH_BASE_URL=https://127.0.0.1:9\n", encoding="utf-8")
     done = workbench(["push", "availability", SAMPLE, *FACTS, "--env-file", str(env), "--journal",
                       str(tmp_path / "j.sqlite"), "--report", str(tmp_path / "push.csv")])
-    assert done.returncode == 1 and "11 error(s) block the push" in " ".join(done.stdout.split())
+    assert done.returncode == 1 and "11 errors block the push" in " ".join(done.stdout.split())
     report = pd.read_csv(tmp_path / "push.csv")
     assert report["outcome"].iloc[0] == "nothing sent"
     not_sent = report[report["outcome"] == "not sent (errors)"]
@@ -47,7 +47,7 @@ def test_a_dry_run_writes_an_availability_folder_and_sends_nothing(workbench, tm
     done = workbench(["push", "availability", SAMPLE, *FACTS, "--skip-invalid", "--dry-run", str(tmp_path / "dry")],
                      cwd=tmp_path)
     assert done.returncode == 0, done.stdout + done.stderr
-    assert "Wrote 7 request(s) with 54 message(s) for 415 value(s)" in " ".join(done.stdout.split())
+    assert "Wrote 7 requests with 54 messages for 415 values" in " ".join(done.stdout.split())
     manifest = pd.read_csv(tmp_path / "dry" / "manifest.csv")
     assert set(manifest["kind"]) == {"availability"} and len(list((tmp_path / "dry").glob("*.xml"))) == 7
 
@@ -60,12 +60,12 @@ def test_push_plan_and_partial_success_from_the_command_line(workbench, tmp_path
         plan = workbench(["push", "availability", str(tmp_path / "avail.csv"), *FACTS, *env, "--plan",
                           "--report", str(tmp_path / "plan.csv")])
         assert plan.returncode == 0, plan.stdout + plan.stderr
-        assert f"{len(intent(wanted)):,} added, 0 changed, 0 unchanged; 6 request(s)" in " ".join(plan.stdout.split())
+        assert f"{len(intent(wanted)):,} added, 0 changed, 0 unchanged; 6 requests" in " ".join(plan.stdout.split())
         assert len(pd.read_csv(tmp_path / "plan.csv")) == len(intent(wanted))
         push = workbench(["push", "availability", str(tmp_path / "avail.csv"), *FACTS, *env,
                           "--report", str(tmp_path / "push.html")])
         assert push.returncode == 0, push.stdout + push.stderr
-        assert "6 request(s): 6 success" in " ".join(push.stdout.split())
+        assert "6 requests: 6 success" in " ".join(push.stdout.split())
         assert "Push results" in (tmp_path / "push.html").read_text(encoding="utf-8")
         # a room-rate the platform does not have (5003 is inactive for 102): that message is refused, the rest apply
         bad = tmp_path / "bad.csv"
@@ -122,7 +122,7 @@ def test_fetch_and_reconcile_find_each_difference_and_fix_sends_the_accepted_val
         fixed = workbench(["reconcile", "availability", "--hotel", "1000001", "--from", "2027-01-01", "--days", "40",
                            *journal, *env, "--fix"])
         assert fixed.returncode == 1, fixed.stdout + fixed.stderr  # the night never sent is left to the workbook
-        assert "1 request(s): 1 success" in " ".join(fixed.stdout.split())
+        assert "1 request: 1 success" in " ".join(fixed.stdout.split())
         after = workbench(["reconcile", "availability", "--hotel", "1000001", "--from", "2027-01-01", "--days", "40",
                            *journal, *env, "--report", str(tmp_path / "after.csv")])
         assert set(pd.read_csv(tmp_path / "after.csv")["difference"]) == {"never sent"}

@@ -27,7 +27,7 @@ def test_validate_exit_1_with_errors_and_writes_every_report(tmp_path: Path) -> 
         args += ["--report", str(r)]
     result = runner.invoke(app, args)
     assert result.exit_code == 1, result.output
-    assert "10 error(s)" in result.output and "Not fully checked" not in result.output
+    assert "10 errors" in result.output and "Not fully checked" not in result.output
     assert all(r.exists() and r.stat().st_size > 0 for r in reports)
 
 
@@ -36,7 +36,7 @@ def test_validate_exit_0_when_clean(write_csv) -> None:
     rows += [[1, "A", "R", f"2027-01-{d:02d}", "100", "EUR"] for d in range(1, 5)]
     result = runner.invoke(app, ["validate", "rates", str(write_csv(rows)), "--as-of", "2026-12-01"])
     assert result.exit_code == 0, result.output
-    assert "0 error(s)" in result.output
+    assert "0 errors" in result.output
 
 
 def test_validate_exit_2_when_the_input_cannot_be_used(write_csv, tmp_path: Path) -> None:
@@ -101,7 +101,7 @@ def test_dry_run_spells_weekdays_as_the_setting_says_and_skips_repeats(tmp_path,
     monkeypatch.setenv("WORKBENCH_WEEKDAY_SPELLING", "spec")
     result = runner.invoke(app, ["push", "rates", *RATES, *COMMON, "--dry-run", str(out), "--skip-invalid"])
     assert result.exit_code == 0, result.output
-    assert "1 repeated price(s) not written (the first is)" in " ".join(result.output.split())
+    assert "1 repeated price not written (the first is)" in " ".join(result.output.split())
     bodies = b"".join(p.read_bytes() for p in out.glob("*.xml"))
     assert b' Wed="' in bodies and b"Weds=" not in bodies
     monkeypatch.setenv("WORKBENCH_WEEKDAY_SPELLING", "long")

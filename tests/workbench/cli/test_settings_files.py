@@ -33,7 +33,7 @@ def test_a_sandbox_with_a_relative_state_dir_serves_settings_usable_from_any_fol
                          "--registry", str(SAMPLES / "registry.xlsx"),  # what roomrates does not send
                          "--skip-invalid", "--journal", "j.sqlite"], cwd=tmp_path / "elsewhere")
     assert run.returncode == 0, run.stdout + run.stderr
-    assert "19 request(s): 19 success" in run.stdout and (tmp_path / "elsewhere" / "j.sqlite").exists()
+    assert "19 requests: 19 success" in run.stdout and (tmp_path / "elsewhere" / "j.sqlite").exists()
 
 
 def test_notify_serve_writes_absolute_paths_in_notify_env(tmp_path: Path) -> None:

@@ -19,7 +19,7 @@ def test_the_sample_exits_1_naming_its_errors_and_writes_every_report(workbench,
     done = workbench(["validate", "availability", SAMPLE, *FACTS, "--show", "3",
                       *[a for p in reports for a in ("--report", str(p))]])
     assert done.returncode == 1, done.stderr
-    assert "11 error(s), 7 warning(s)" in done.stdout
+    assert "11 errors, 7 warnings" in done.stdout
     assert "Skipped sheet Notes" in done.stdout and "Skipped sheet Old" in done.stdout
     assert "rooms_to_sell_range" in done.stdout and "Amsterdam row 272" in done.stdout
     csv = pd.read_csv(reports[0])
@@ -36,7 +36,7 @@ def test_a_clean_file_exits_0(workbench, write_csv) -> None:
                       [1000001, "101", "5001", "2027-01-05", None, 2]], "clean.csv")
     done = workbench(["validate", "availability", str(path), *FACTS])
     assert done.returncode == 0, done.stdout + done.stderr
-    assert "2 value(s) read" in done.stdout and "0 error(s), 0 warning(s)" in done.stdout
+    assert "2 values read" in done.stdout and "0 errors, 0 warnings" in done.stdout
 
 
 def test_input_that_cannot_be_used_exits_2_in_one_line(workbench, tmp_path: Path) -> None:

@@ -47,7 +47,7 @@ def test_validate_exit_1_with_errors_and_reports_mark_the_cells(tmp_path: Path) 
         args += ["--report", str(r)]
     result = runner.invoke(app, args, env={"WORKBENCH_BASE_URL": "", "COLUMNS": "200"})
     assert result.exit_code == 1, result.output
-    assert "16 error(s), 3 warning(s)" in result.output
+    assert "16 errors, 3 warnings" in result.output
     assert "5 properties read (4 new)" in result.output
     assert all(r.exists() and r.stat().st_size > 0 for r in reports)
     sheet = load_workbook(reports[1])["Contacts"]
@@ -61,7 +61,7 @@ def test_validate_exit_0_when_clean_and_2_when_unusable(write_xlsx, tmp_path: Pa
     ok = runner.invoke(app, ["validate", "content", str(clean), "--today", "2026-12-01"],
                        env={"WORKBENCH_BASE_URL": ""})
     assert ok.exit_code == 0, ok.output
-    assert "0 error(s)" in ok.output
+    assert "0 errors" in ok.output
     missing = runner.invoke(app, ["validate", "content", str(tmp_path / "none.xlsx")])
     assert missing.exit_code == 2 and "does not exist" in missing.output
     bad_day = runner.invoke(app, ["validate", "content", SAMPLE, "--today", "1st of May"])

@@ -174,7 +174,7 @@ def test_push_with_dry_run_writes_instead_of_sending(fake, frames, journal, tmp_
     result = _push(fake, frames.check_of(frames.new_property()), journal, dry_run=tmp_path / "out")
     assert fake.platform.sent == [] and result.results.empty and result.ok
     assert (tmp_path / "out" / "001-PARTNER-7-new.xml").is_file()
-    assert "dry run: 1 request(s) written" in result.summary()
+    assert "dry run: 1 request written" in result.summary()
 
 
 # --- refusals before anything is sent -------------------------------------------------------------------

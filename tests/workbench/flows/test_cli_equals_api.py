@@ -14,6 +14,7 @@ from workbench.flows.rates import check_rates, push_rates
 from workbench.paths import SAMPLES
 from workbench.reports.push import write_push_report
 from workbench.sandbox import run_sandbox
+from workbench.wording import count
 
 EXE = Path(sys.executable).with_name("workbench")
 FILES = [SAMPLES / "rates.xlsx", SAMPLES / "lisbon_seasons.csv"]
@@ -43,4 +44,4 @@ def test_push_rates_on_the_command_line_is_check_rates_then_push_rates(tmp_path:
     cli, api = report_rows(tmp_path / "cli.csv"), report_rows(tmp_path / "api.csv")
     assert len(api) > 100 and set(api["outcome"]) >= {"success", "not sent (errors)"}
     pd.testing.assert_frame_equal(cli, api)
-    assert f"{len(result.requests)} request(s)" in run.stdout
+    assert count(len(result.requests), "request") in run.stdout

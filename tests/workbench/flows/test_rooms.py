@@ -373,7 +373,7 @@ def test_cli_validate_push_dry_run_and_fetch(sandbox, tmp_path) -> None:
     runner = CliRunner()
     res = runner.invoke(app, ["validate", "rooms", str(SAMPLES / "rooms.xlsx"), "--report",
                               str(tmp_path / "issues.csv")])
-    assert res.exit_code == 1 and "17 error(s), 3 warning(s)" in res.output
+    assert res.exit_code == 1 and "17 errors, 3 warnings" in res.output
     assert len(pd.read_csv(tmp_path / "issues.csv")) == 20
     env = str(sandbox.connection_file)
     res = runner.invoke(app, ["fetch", "rooms", "--hotel", "1000001", "--out", str(tmp_path / "f.xlsx"),

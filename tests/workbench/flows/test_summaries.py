@@ -155,7 +155,7 @@ def test_a_push_with_nothing_to_send_says_so() -> None:
     result = push_result([])
     root, tables = parts(result._repr_html_())
     assert "nothing to send: the platform already has every price" in root.text_content() and tables == []
-    assert repr(result).startswith("<PushResult run 3 to https://127.0.0.1:9999: 0 request(s)")
+    assert repr(result).startswith("<PushResult run 3 to https://127.0.0.1:9999: 0 requests")
 
 
 def test_a_rooms_push_shows_its_results_and_mapping() -> None:

@@ -84,7 +84,7 @@ def test_lists_are_cached_with_their_fetch_time_and_refreshed_daily(tmp_path: Pa
     cats = lookups.city_tax_categories
     assert cats is not None and list(cats.columns) == ["country", "city", "category_id", "name"]
     assert str(cats["category_id"].dtype) == "Int64"
-    assert "1 record(s) without their key were skipped" in first.warnings[0]
+    assert "1 record without a key was skipped" in first.warnings[0]
     clock.now += timedelta(hours=23)
     again = fetch_lookups(client, cache, "https://sandbox")  # type: ignore[arg-type]
     assert len(client.calls) == 2 and again.fetched_at["countries"] == datetime(2026, 11, 25, 8, 0, tzinfo=UTC)

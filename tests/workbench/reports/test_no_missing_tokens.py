@@ -97,7 +97,7 @@ def test_validation_reports(results, tmp_path: Path, ext: str) -> None:
 @pytest.mark.parametrize("kind", ["pushed", "nothing sent"])
 def test_push_reports(results, tmp_path: Path, ext: str, kind: str) -> None:
     check = results["check"]
-    result = results["pushed"] if kind == "pushed" else NothingSent("12 error(s) block the push", check.not_sent(),
+    result = results["pushed"] if kind == "pushed" else NothingSent("12 errors block the push", check.not_sent(),
                                                                     check.files)
     out = rendered(write_push_report(result, tmp_path / f"p.{ext}"))
     assert tokens(out) == []
@@ -179,6 +179,6 @@ def test_the_line_of_a_request_that_got_no_answer() -> None:
     lost = Result("OTA_HotelRateAmountNotif", Outcome.FAILED, None, None, None, 3, (), error="connection dropped")
     line = lost.summary()
     assert tokens(line) == [] and "HTTP None" not in line and "ruid" not in line
-    assert line == "OTA_HotelRateAmountNotif: failed (no answer, 3 attempt(s), connection dropped)"
+    assert line == "OTA_HotelRateAmountNotif: failed (no answer, 3 attempts, connection dropped)"
     answered = Result("roomrates", Outcome.REJECTED, 404, None, "abc==", 1, ())
-    assert answered.summary() == "roomrates: rejected (HTTP 404, 1 attempt(s); ruid abc==)"
+    assert answered.summary() == "roomrates: rejected (HTTP 404, 1 attempt; ruid abc==)"

@@ -139,3 +139,16 @@ def test_a_dry_run_report_says_what_was_written(rates, tmp_path: Path) -> None:
     csv = pd.read_csv(write_push_report(done, tmp_path / "dry.csv"), encoding="utf-8-sig", dtype=str)
     assert len(csv) == len(done.requests) and "severity" not in csv
     assert csv["messages"].str.fullmatch(r"\d+").all() and csv["cells"].str.fullmatch(r"\d+").all()
+
+
+@pytest.mark.parametrize(("figure", "label"), [(0, "0</b>errors"), (1, "1</b>error<"), (2, "2</b>errors"),
+                                               (1183, "1,183</b>errors")])
+def test_a_card_agrees_with_its_figure(figure: int, label: str) -> None:
+    assert label in card(figure, "errors", "err", one="error")
+
+
+def test_the_workbench_words_counts_with_the_loaders_helper() -> None:
+    from workbench.wording import agree, platform_text
+
+    assert (count(1183, "request"), count(1, "property", "properties"), agree(1, "was", "were"),
+            platform_text("")) == ("1,183 requests", "1 property", "was", "no platform set")

@@ -21,6 +21,7 @@ from workbench.paths import SAMPLES
 from workbench.platform.registry import fetch_registry
 from workbench.reports.push import NOT_SENT, NothingSent, write_push_report
 from workbench.sandbox import run_sandbox
+from workbench.wording import count
 
 AS_OF = dt.date(2026, 12, 1)
 RATES = [SAMPLES / "rates.xlsx", SAMPLES / "lisbon_seasons.csv"]
@@ -48,7 +49,7 @@ def error_rows(check) -> set[tuple[str, str, int]]:
 def test_rows_skipped_for_errors_are_counted_and_listed_as_not_sent(platform, tmp_path: Path) -> None:
     _, _, check, result, _ = platform
     assert result.ok and result.skipped_rows > 0
-    assert f"{result.skipped_rows:,} price(s) with errors not sent" in result.summary()
+    assert f"{count(result.skipped_rows, 'price')} with errors not sent" in result.summary()
     not_sent = result.not_sent
     assert set(zip(not_sent["source"], not_sent["sheet"], not_sent["row"].astype(int), strict=True)) == error_rows(check)
     assert set(not_sent["outcome"]) == {NOT_SENT} and set(not_sent["severity"]) == {"error"}
@@ -117,12 +118,12 @@ def test_a_push_that_sent_nothing_still_writes_every_report_saying_why(tmp_path:
     assert run.returncode == 1, run.stdout + run.stderr
     assert "Nothing sent:" in run.stdout and all(r.stat().st_size for r in reports)
     html = reports[0].read_text(encoding="utf-8")
-    assert "<b>Nothing was sent</b>10 error(s) block the push" in html and "12O.50" in html
+    assert "<b>Nothing was sent</b>10 errors block the push" in html and "12O.50" in html
     csv = pd.read_csv(reports[1], encoding="utf-8-sig")
     assert csv["outcome"].iloc[0] == "nothing sent" and "--skip-invalid" in csv["message"].iloc[0]
     assert (csv["outcome"] == NOT_SENT).sum() == 10
     problems = load_workbook(reports[2])["Problems"]
-    assert problems["H2"].value.startswith("Nothing was sent: 10 error(s) block the push")
+    assert problems["H2"].value.startswith("Nothing was sent: 10 errors block the push")
 
 
 def test_a_dry_run_report_and_a_report_without_a_check_say_nothing_was_sent(platform, tmp_path: Path) -> None:

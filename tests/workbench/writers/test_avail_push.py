@@ -160,7 +160,7 @@ def test_a_partly_applied_request_accepts_only_the_messages_the_platform_applied
     check = check_availability(path, as_of=AS_OF)  # no registry: the check cannot know 5003 is inactive for 102
     result = box.push(check)
     assert result.requests["outcome"].tolist() == ["partial"] and not result.ok
-    assert "applied in part: 2 of 3 message(s) applied" in result.requests["texts"].iloc[0]
+    assert "applied in part: 2 of 3 messages applied" in result.requests["texts"].iloc[0]
     rows = result.rows.set_index(["row", "column"])
     assert rows.loc[(4, "RatePlanCode"), "outcome"] == "rejected"
     assert rows.loc[(4, "RatePlanCode"), "codes"] == "RATE_NOT_ACTIVE_FOR_ROOM"

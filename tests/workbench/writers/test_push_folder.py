@@ -203,7 +203,7 @@ def _break_columns(out: Path) -> None:
     (_break_xml, "which is not in the folder"),
     (_break_cells, "has no cells.parquet"),
     (_break_count, "the folder was changed after it was written"),
-    (_break_columns, "lacks the column(s) `messages`"),
+    (_break_columns, "lacks the column `messages`"),
 ])
 def test_a_damaged_folder_is_refused_before_anything_is_sent(tmp_path: Path, damage, expected: str) -> None:
     _, out = _folder(tmp_path)
