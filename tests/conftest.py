@@ -8,7 +8,13 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
 from openpyxl import Workbook
+
+# no deadline on an example: a test asserts what the code does, never how fast (benchmarks/ measure that);
+# on a loaded machine an example (or generating one) may take seconds, which is not a failure
+settings.register_profile("workbench", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("workbench")
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLES = ROOT / "data" / "samples"
