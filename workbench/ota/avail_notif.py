@@ -163,7 +163,7 @@ def _days(mask: int) -> str:
 
 
 #: a column of messages: a list, a numpy array or a pandas Series
-Column: TypeAlias = "Sequence[Any] | np.ndarray | pd.Series"
+Column: TypeAlias = "Sequence[Any] | np.ndarray | pd.Series | pa.Array"
 
 
 def build_avail_notif(hotel_code: int, restrictions: Sequence[str], values: Sequence[int], starts: Sequence[str],
@@ -196,16 +196,16 @@ def messages_xml(locators: Column, restrictions: Column, values: Column, starts:
     n = len(restrictions)
     if n == 0:
         return b"", np.zeros(1, dtype=np.int64)
-    columns = (restrictions, values, rooms, rates, masks)
     key = np.zeros(n, dtype=np.int64)
-    for column in columns:  # one code per distinct combination, combined a column at a time (never overflows)
+    factorized = []
+    for column in (restrictions, values, rooms, rates, masks):  # combined a column at a time: never overflows
         codes, uniques = pd.factorize(column if isinstance(column, pd.Series) else pd.Series(list(column),
                                                                                                 dtype=object))
+        factorized.append((codes, [*uniques, None]))  # code -1 (missing) picks the None
         key, _ = pd.factorize(key * (len(uniques) + 1) + codes + 1)
-    distinct = int(key.max()) + 1
-    first = np.empty(distinct, dtype=np.int64)
+    first = np.empty(int(key.max()) + 1, dtype=np.int64)
     first[key[::-1]] = np.arange(n - 1, -1, -1)  # the first message of each combination
-    picked = [[c.iloc[i] if isinstance(c, pd.Series) else c[i] for i in first.tolist()] for c in columns]
+    picked = [[uniques[c] for c in codes[first].tolist()] for codes, uniques in factorized]
     heads, tails = [], []
     for restriction, value, room, rate, mask in zip(*picked, strict=True):
         head, inner = _carried(restriction, int(value), reading)
@@ -223,6 +223,8 @@ def messages_xml(locators: Column, restrictions: Column, values: Column, starts:
 
 
 def _texts(values: Column) -> pa.Array:
+    if isinstance(values, pa.Array):
+        return values.cast(pa.large_string())
     return pa.array(values if isinstance(values, np.ndarray) else list(values), pa.large_string())
 
 

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 
 from loaders.schemas import RESTRICTIONS
 from workbench.ota.avail_notif import DEFAULT_READING, messages_xml, parse_avail_notif, request_xml
@@ -93,9 +94,11 @@ def iter_avail_requests(c: AvailCompressed, timestamp: dt.datetime | None = None
     yield from batch_requests(c.messages, c.cells, bodies)
 
 
-def _days(dates: pd.Series) -> np.ndarray:
-    """``YYYY-MM-DD`` of each date (numpy's, as ``strftime`` writes them)."""
-    return np.datetime_as_string(dates.to_numpy("datetime64[D]"), unit="D")
+def _days(dates: pd.Series) -> pa.Array:
+    """``YYYY-MM-DD`` of each date (as ``strftime`` writes them), each distinct date written once."""
+    codes, days = pd.factorize(dates.to_numpy("datetime64[D]"))
+    return pa.array(np.datetime_as_string(np.asarray(days, dtype="datetime64[D]"), unit="D"),
+                    pa.large_string()).take(pa.array(codes))
 
 
 def plan_availability_requests(frame: pd.DataFrame, weekly: bool = True, timestamp: dt.datetime | None = None,
