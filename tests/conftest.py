@@ -52,3 +52,13 @@ def write_csv(tmp_path: Path) -> Callable[..., Path]:
             csv.writer(fh, delimiter=delimiter).writerows(rows)
         return path
     return write
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """The tests measured slow (``tests/slow_tests.txt``, see ``tests/slow_lane.py``) get the ``slow`` mark."""
+    listed = ROOT / "tests" / "slow_tests.txt"
+    lines = listed.read_text(encoding="utf-8").splitlines() if listed.is_file() else []
+    slow = {line.split(None, 1)[1].strip() for line in lines if line.strip() and not line.startswith("#")}
+    for item in items:
+        if item.nodeid in slow and item.get_closest_marker("slow") is None:
+            item.add_marker(pytest.mark.slow)

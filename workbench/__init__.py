@@ -167,47 +167,51 @@ if TYPE_CHECKING:  # for type checkers and editors; at run time names load lazil
         TransientError,
         WorkbenchError,
     )
-    from workbench.flows.availability import (
+    from workbench.flows import (
         AvailabilityCheck,
         AvailabilityDryRun,
-        check_availability,
-        fetch_availability,
-        plan_availability,
-        push_availability,
-        reconcile_availability,
-    )
-    from workbench.flows.availability_read import AvailabilityReconciliation
-    from workbench.flows.content import ContentCheck, check_content
-    from workbench.flows.content_modular import (
-        ModularPushResult,
-        check_content_modular,
-        plan_content_modular,
-        push_content_modular,
-    )
-    from workbench.flows.content_push import ContentPushResult, preview_content, push_content
-    from workbench.flows.health import property_health
-    from workbench.flows.modular_fetch import fetch_content_modular, write_content_workbook
-    from workbench.flows.plan import plan_rates
-    from workbench.flows.rates import DryRun, RatesCheck, check_rates, dry_run, push_rates
-    from workbench.flows.rooms import (
+        AvailabilityReconciliation,
+        ContentCheck,
+        ContentPushResult,
         DeprecatedOperationWarning,
+        DryRun,
+        ModularPushResult,
+        ModularRoomsPlan,
+        ModularRoomsPushResult,
+        RatesCheck,
         RoomsCheck,
         RoomsPushResult,
+        check_availability,
+        check_content,
+        check_content_modular,
+        check_rates,
         check_rooms,
+        check_rooms_modular,
+        fetch_availability,
+        fetch_content_modular,
+        fetch_rooms_modular,
+        modular_rooms_frames,
+        plan_availability,
+        plan_content_modular,
+        plan_rates,
+        plan_rooms_modular,
+        preview_content,
         preview_rooms,
+        property_health,
+        push_availability,
+        push_content,
+        push_content_modular,
+        push_rates,
         push_rooms,
+        push_rooms_modular,
+        reconcile_availability,
+        rooms_dry_run,
+        write_content_workbook,
+        write_modular_rooms_workbook,
         write_rooms_workbook,
     )
-    from workbench.flows.rooms import dry_run as rooms_dry_run
-    from workbench.flows.rooms_modular import (
-        ModularRoomsPlan,
-        check_rooms_modular,
-        fetch_rooms_modular,
-        plan_rooms_modular,
-    )
-    from workbench.flows.rooms_modular import default_api as default_rooms_api
-    from workbench.flows.rooms_modular_files import modular_rooms_frames, write_modular_rooms_workbook
-    from workbench.flows.rooms_modular_push import ModularRoomsPushResult, push_rooms_modular
+    from workbench.flows import default_api as default_rooms_api
+    from workbench.flows import rates_dry_run as dry_run
     from workbench.health import PropertyHealth
     from workbench.notify import (
         LateDecision,
@@ -217,11 +221,9 @@ if TYPE_CHECKING:  # for type checkers and editors; at run time names load lazil
         read_notifications,
     )
     from workbench.notify import create_app as create_notify_app
-    from workbench.ota.descriptive_info import PlatformRooms
+    from workbench.ota import PlatformRooms
     from workbench.paths import DATA, ROOT, SAMPLES
-    from workbench.platform.availability import PlatformAvailability
-    from workbench.platform.registry import fetch_registry
-    from workbench.platform.rooms import fetch_rooms
+    from workbench.platform import PlatformAvailability, fetch_registry, fetch_rooms
     from workbench.reports import ReportContext, write_push_report, write_report, write_table
     from workbench.reports.health import write_health_report, write_letters
     from workbench.reports.plan import write_plan_report
@@ -229,10 +231,7 @@ if TYPE_CHECKING:  # for type checkers and editors; at run time names load lazil
     from workbench.sandbox.cars import run_demand_sandbox
     from workbench.sandbox.cns import CnsClient, CnsConfig, notification
     from workbench.serving import ensure_test_ca, serve_in_thread
-    from workbench.writers.avail_plan import AvailabilityPlan
-    from workbench.writers.avail_push import AvailabilityPushResult
-    from workbench.writers.plan import RatesPlan
-    from workbench.writers.push import PushResult
+    from workbench.writers import AvailabilityPlan, AvailabilityPushResult, PushResult, RatesPlan
 
 if "pandas" in __import__("sys").modules:  # a notebook (pandas loaded first): `frame.wb.show()` works at once
     import workbench.display  # noqa: F401 - registers the `wb` accessor; never loads pandas on its own

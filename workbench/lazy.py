@@ -22,9 +22,9 @@ def lazy_exports(package: str, exports: Mapping[str, str]) -> tuple[Callable[[st
         if where is None:
             raise AttributeError(f"module {package!r} has no attribute {name!r}")
         module, _, attribute = where.partition(":")
-        value = getattr(import_module(module), attribute or name)
-        setattr(sys.modules[package], name, value)  # later look-ups skip this function
-        return value
+        # not kept on the face: each look-up reads the module's attribute as it is now (a test's monkeypatch of
+        # the module, or a reload, is seen through the face too); once imported, a look-up is two dict reads
+        return getattr(import_module(module), attribute or name)
 
     def __dir__() -> list[str]:
         return sorted({*vars(sys.modules[package]), *exports})

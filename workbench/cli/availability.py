@@ -76,7 +76,7 @@ def validate_availability_cmd(
     day = _day(as_of)
     try:
         with console.status("Reading and checking…"):
-            from workbench.flows.availability import check_availability
+            from workbench.flows import check_availability
 
             check = check_availability(files, sheet=sheet or None, registry=registry or None, rooms=rooms or None,
                                        as_of=day, encoding=encoding, header_row=header_row)
@@ -121,7 +121,7 @@ def _reports(check, paths: list[Path] | None) -> None:
 def _checked(files: list[Path], day, registry, rooms, sheet, encoding, header_row, waivers):
     """``check_availability`` as the push command calls it: reading and checking in the spinner, then the
     sheets skipped and the warnings waived. Raises what the flow raises (``LoadError``, ``WorkbenchError``)."""
-    from workbench.flows.availability import check_availability
+    from workbench.flows import check_availability
     from workbench.memory import batch_process
 
     batch_process()
@@ -180,8 +180,7 @@ def push_availability_cmd(
     """
     from loaders import LoadError
     from workbench.errors import BlockedByErrors, WorkbenchError
-    from workbench.writers.avail_rows import AVAILABILITY
-    from workbench.writers.driver import PushInterrupted
+    from workbench.writers import AVAILABILITY, PushInterrupted
 
     check_outputs({"files": files, "--registry": registry, "--rooms": rooms, "--waivers": waivers,
                    "--env-file": env_file}, files={"--report": report, "--journal": journal},
@@ -216,7 +215,7 @@ def push_availability_cmd(
         return
     try:
         if dry_run is not None:
-            from workbench.flows.availability import dry_run as write_dry_run
+            from workbench.flows import availability_dry_run as write_dry_run
 
             with console.status(f"Writing the requests into {dry_run}…"):
                 done = write_dry_run(check, dry_run, skip_invalid=skip_invalid, reading=settings.los_reading)
@@ -226,7 +225,7 @@ def push_availability_cmd(
             reports.nothing_sent(f"a dry run: the {len(done.requests)} request(s) were written to `{done.directory}`, "
                                  "not sent", check)
             return
-        from workbench.flows.availability import push_availability
+        from workbench.flows import push_availability
 
         result = push_availability(check, settings, journal=journal, skip_invalid=skip_invalid, full=full,
                                    command="push availability " + " ".join(str(f) for f in files), lock_wait=wait)
@@ -257,7 +256,7 @@ def _plan(check, settings, journal: Path, skip_invalid: bool, full: bool, report
     """``push availability --plan``: what a push would do; nothing is sent, the journal is not written.
     Exit code 0, or 1 when errors would stop the push (without --skip-invalid)."""
     from workbench.errors import WorkbenchError
-    from workbench.flows.availability import plan_availability
+    from workbench.flows import plan_availability
 
     try:
         with console.status("Comparing with the last accepted values…"):

@@ -63,7 +63,7 @@ def fetch_availability_cmd(
       workbench fetch availability --hotel 1000001 --hotel 1000004 --from 2027-01-01 --days 90 --out held.csv
     """
     from workbench.errors import WorkbenchError
-    from workbench.flows.availability import fetch_availability
+    from workbench.flows import fetch_availability
 
     check_outputs({"--env-file": env_file}, files={"--out": out})
     _table_path(out)
@@ -114,7 +114,7 @@ def reconcile_availability_cmd(
       workbench reconcile availability --hotel 1000001 --journal .workbench/journal.sqlite --fix
     """
     from workbench.errors import WorkbenchError
-    from workbench.flows.availability import reconcile_availability
+    from workbench.flows import reconcile_availability
 
     check_outputs({"--journal": journal, "--env-file": env_file}, files={"--report": report},
                   folders={"--dry-run": dry_run})

@@ -120,7 +120,7 @@ def remember_reports(journal: Path | None, run_id: int | None, paths: list[Path]
     """Record in the journal the reports written of run ``run_id`` (``workbench runs`` lists them)."""
     if journal is None or run_id is None or not paths or not Path(journal).is_file():
         return
-    from workbench.writers.journal import Journal
+    from workbench.writers import Journal
 
     with Journal(journal) as j:
         j.record_reports(run_id, [Path(p).absolute() for p in paths])

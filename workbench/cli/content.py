@@ -53,7 +53,7 @@ def validate_content_cmd(
     """
     from loaders import LoadError
     from workbench.errors import PlatformReadError, SettingsError
-    from workbench.flows.content import check_content
+    from workbench.flows import check_content
 
     check_outputs({"files": files, "--env-file": env_file}, files={"--report": report})
     refuse_other_kind(files, "content", "validate")

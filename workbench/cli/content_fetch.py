@@ -28,7 +28,7 @@ def fetch_content_cmd(
     """
     from workbench.cli.common import load_settings
     from workbench.errors import PlatformReadError, SettingsError
-    from workbench.flows.modular_fetch import fetch_content_modular, write_content_workbook
+    from workbench.flows import fetch_content_modular, write_content_workbook
     from workbench.transport import ConfigurationError
 
     if api != "modular":

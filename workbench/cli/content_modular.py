@@ -25,11 +25,7 @@ def push_modular(files: list[Path], settings: Any, reports: Any, *, dry_run: Pat
     """Run the modular push and exit with the command's code (0 done, 1 errors or not applied, 2 unusable)."""
     from loaders import LoadError
     from workbench.errors import WorkbenchError
-    from workbench.flows.content_modular import (
-        check_content_modular,
-        plan_content_modular,
-        push_content_modular,
-    )
+    from workbench.flows import check_content_modular, plan_content_modular, push_content_modular
 
     try:
         with console.status("Reading and checking (the content rules and those of the modular APIs)…"):
@@ -68,7 +64,7 @@ def refusals(reports: Any, check: Any, settings: Any) -> Iterator[None]:
     """A push's refusals, said once for both APIs: errors in the workbook (exit 1, nothing sent), what cannot be
     used (exit 2); the ``--report`` files say why nothing was sent."""
     from workbench.errors import BlockedByErrors, WorkbenchError
-    from workbench.writers.driver import PushInterrupted
+    from workbench.writers import PushInterrupted
 
     try:
         yield

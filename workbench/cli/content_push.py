@@ -36,7 +36,7 @@ SHOWN_PARTS = 40
 def load_check(files: list[Path], settings: Any, encoding: str | None, header_row: int | None) -> Any:
     """Read and check the workbook(s) (``workbench.flows.content.check_content``, with the platform's lists
     when the settings name a platform)."""
-    from workbench.flows.content import check_content
+    from workbench.flows import check_content
 
     return check_content(files, settings=settings if settings is not None and settings.base_url else None,
                          encoding=encoding, header_row=header_row)
@@ -110,7 +110,7 @@ def push_content_cmd(
     """
     from loaders import LoadError
     from workbench.errors import SettingsError, WorkbenchError
-    from workbench.flows.content_push import push_content
+    from workbench.flows import push_content
     from workbench.reports.push import check_push_report_path
 
     check_outputs({"files": files, "--env-file": env_file}, files={"--report": report, "--journal": journal},
@@ -159,7 +159,7 @@ def push_content_cmd(
         for w in caught:
             console.print(f"[yellow]Warning:[/] {escape(str(w.message))}")
     if result is None:  # --plan: the parts that would change, nothing sent
-        from workbench.flows.content_push import preview_content
+        from workbench.flows import preview_content
 
         preview = preview_content(check, settings, journal=journal, replace=replace)
         _print_parts(preview.parts)
@@ -195,7 +195,7 @@ def _day(text_day: str | None) -> Any:
 
 def _api(api: str | None, day: Any) -> str:
     """The API to push through: the one given, else modular from the content operation's sunset (CET), ota before."""
-    from workbench.flows.content_modular import modular_default
+    from workbench.flows import modular_default
 
     if api is None:
         return "modular" if modular_default(day) else "ota"

@@ -155,7 +155,7 @@ def run_demo(out: Path, console: Console | None = None, live: bool = True, notif
 
 
 def _validate(out: Path, console: Console, wrote: Written):
-    from workbench.flows.rates import check_rates
+    from workbench.flows import check_rates
     from workbench.reports.validation import ReportContext, write_report
 
     console.rule("1. Load and validate the sample rates")
@@ -181,7 +181,7 @@ def _validate(out: Path, console: Console, wrote: Written):
 
 
 def _dry_run(check, out: Path, console: Console, wrote: Written) -> None:
-    from workbench.flows.rates import dry_run
+    from workbench.flows import rates_dry_run as dry_run
 
     console.rule("2. Dry run: compressed OTA requests, one hotel and month each")
     with console.status("Writing the requests…"):
@@ -198,8 +198,8 @@ def _dry_run(check, out: Path, console: Console, wrote: Written) -> None:
 
 def _live(out: Path, console: Console, wrote: Written) -> str:
     from loaders import read_registry
-    from workbench.flows.rates import check_rates, push_rates
-    from workbench.platform.registry import fetch_registry
+    from workbench.flows import check_rates, push_rates
+    from workbench.platform import fetch_registry
     from workbench.reports.push import write_push_report
     from workbench.reports.text import money
     from workbench.sandbox import run_sandbox
@@ -277,8 +277,8 @@ def _live(out: Path, console: Console, wrote: Written) -> str:
 def _availability(sb, out: Path, console: Console, wrote: Written, journal: Path) -> None:
     """Step 4b: the availability sample checked, its valid values pushed (one request per hotel and month),
     read back from the platform and reconciled with the journal."""
-    from workbench.flows.availability import check_availability, fetch_availability, push_availability
-    from workbench.flows.availability import reconcile_availability as reconcile
+    from workbench.flows import check_availability, fetch_availability, push_availability
+    from workbench.flows import reconcile_availability as reconcile
     from workbench.reports.push import write_push_report
 
     console.rule("4b. Availability and restrictions: rooms to sell and stay rules, pushed and read back")
@@ -381,7 +381,7 @@ def _health_seed(path: Path) -> Path:
 
 
 def _health(out: Path, console: Console, target: str, wrote: Written) -> None:
-    from workbench.flows.health import property_health
+    from workbench.flows import property_health
     from workbench.reports.health import write_health_report, write_letters
     from workbench.sandbox import run_sandbox
 
@@ -414,8 +414,7 @@ def _fresh(state: Path, journal: Path) -> tuple[Path, Path]:
 
 
 def _content(out: Path, console: Console, wrote: Written) -> None:
-    from workbench.flows.content import check_content
-    from workbench.flows.content_push import push_content
+    from workbench.flows import check_content, push_content
     from workbench.reports.push import write_push_report
     from workbench.reports.validation import ReportContext, write_report
     from workbench.sandbox import run_sandbox
@@ -467,14 +466,14 @@ def _rooms_modular(out: Path, console: Console, wrote: Written) -> None:
     """Step 9: room types through the Rooms and Facilities APIs for a Home provider on 2026-12-31."""
     import pandas as pd
 
-    from workbench.flows.rooms_modular import (
+    from workbench.flows import (
         HOME_SUNSET,
         check_rooms_modular,
         default_api,
         fetch_rooms_modular,
+        push_rooms_modular,
+        write_modular_rooms_workbook,
     )
-    from workbench.flows.rooms_modular_files import write_modular_rooms_workbook
-    from workbench.flows.rooms_modular_push import push_rooms_modular
     from workbench.sandbox import run_sandbox
 
     console.rule("9. Room types after 2026-12-31: the Rooms and Facilities APIs (a Home provider)")
@@ -576,8 +575,13 @@ def fixed_content(path: Path, *, modular: bool = False) -> Path:
 
 
 def _content_modular(out: Path, console: Console, wrote: Written) -> None:
-    from workbench.flows.content_modular import check_content_modular, modular_default, push_content_modular
-    from workbench.flows.modular_fetch import fetch_content_modular, write_content_workbook
+    from workbench.flows import (
+        check_content_modular,
+        fetch_content_modular,
+        modular_default,
+        push_content_modular,
+        write_content_workbook,
+    )
     from workbench.reports.push import write_push_report
     from workbench.sandbox import run_sandbox
 

@@ -64,7 +64,7 @@ def health(
     from workbench.cli.common import load_settings
     from workbench.cli.paths import check_outputs
     from workbench.errors import PlatformReadError, SettingsError
-    from workbench.flows.health import property_health
+    from workbench.flows import property_health
 
     check_outputs({"--registry": registry, "--rates": rates, "--journal": journal, "--env-file": env_file},
                   files={"--report": report}, folders={"--letters": letters})

@@ -79,7 +79,7 @@ def _checked(files: list[Path], sheet: list[str] | None, registry: list[Path] | 
 
     batch_process()
     import_in_background("expectations.rates", "workbench.flows.plan")
-    from workbench.flows.rates import check_rates
+    from workbench.flows import check_rates
 
     with console.status("Reading…") as status:
         check = check_rates(files, sheet=sheet or None, registry=registry or None, as_of=day, fx=fx,
@@ -273,7 +273,7 @@ def push_rates_cmd(
     from loaders import LoadError
     from workbench.errors import BlockedByErrors, WorkbenchError
     from workbench.reports.push import check_push_report_path
-    from workbench.writers.driver import PushInterrupted, target_of
+    from workbench.writers import PushInterrupted, target_of
 
     check_engine(engine, workers, scheduler, partition_size)
     check_outputs(_inputs(files, registry, fx, waivers, env_file), files={"--report": report, "--journal": journal},
@@ -299,7 +299,7 @@ def push_rates_cmd(
             fail(str(exc))
         print_issues(check.issues, rows=len(check.frame), limit=show)
         _print_not_checked(check)
-        from workbench.flows.rates import dry_run as write_dry_run
+        from workbench.flows import rates_dry_run as write_dry_run
 
         try:
             with console.status(f"Writing the requests into {dry_run}…"):
@@ -327,7 +327,7 @@ def push_rates_cmd(
         fail(str(exc))
     print_issues(check.issues, rows=len(check.frame), limit=show)
     _print_not_checked(check)
-    from workbench.flows.rates import push_rates
+    from workbench.flows import push_rates
 
     try:
         result = push_rates(check, settings, journal=journal, skip_invalid=skip_invalid, full=full,
@@ -373,9 +373,9 @@ def push_requests_cmd(
       workbench push requests requests/ --env-file sandbox/connection.env --report push.html
     """
     from workbench.errors import WorkbenchError
-    from workbench.flows.folders import push_requests
+    from workbench.flows import push_requests
     from workbench.reports.push import check_push_report_path
-    from workbench.writers.driver import PushInterrupted, target_of
+    from workbench.writers import PushInterrupted, target_of
 
     check_outputs({"DIR": directory, "--env-file": env_file}, files={"--report": report, "--journal": journal})
     check_paths(report, check_push_report_path)
@@ -405,7 +405,7 @@ def _plan_push(files: list[Path], day: dt.date | None, registry: list[Path] | No
     from loaders import LoadError
     from workbench.cli.console import print_plan
     from workbench.errors import WorkbenchError
-    from workbench.flows.plan import as_pushed, plan_rates
+    from workbench.flows import as_pushed, plan_rates
     from workbench.reports.plan import check_plan_report_path, write_plan_report
 
     check_paths(report, check_plan_report_path)

@@ -44,7 +44,7 @@ Files = Annotated[list[Path], typer.Argument(help="Workbook(s) or CSV files with
 def _check(files: list[Path], on_fail=None, encoding: str | None = None, header_row: int | None = None):
     """The checked workbook; a file that cannot be used is one line (exit 2), after ``on_fail(message)``."""
     from loaders import LoadError
-    from workbench.flows.rooms import check_rooms
+    from workbench.flows import check_rooms
 
     try:
         with console.status("Reading and checking…"):
@@ -69,7 +69,7 @@ def _settings(env_file: Path | None):
 def _target(env_file: Path | None, on_fail) -> None:
     """The settings name a platform to send to; else one line (exit 2), after ``on_fail(message)``."""
     from workbench.errors import WorkbenchError
-    from workbench.writers.driver import target_of
+    from workbench.writers import target_of
 
     try:
         target_of(load_settings(env_file))
@@ -209,14 +209,14 @@ def push_rooms_cmd(
         print_issues(check.issues, limit=10)
         push_modular(files, check, settings_now, dry_run=dry_run, plan_only=plan_only, mapping=mapping, fill=fill,
                      report=report, journal=journal, reports=_reports)
-    from workbench.flows.rooms import (
+    from workbench.flows import (
         BlockedByErrors,
         OperationSunset,
         PlatformReadError,
         preview_rooms,
         push_rooms,
     )
-    from workbench.flows.rooms import dry_run as write_dry_run
+    from workbench.flows import rooms_dry_run as write_dry_run
 
     _check_reports(report)
     if fill is not None and fill.suffix.lower() != ".xlsx":
@@ -259,7 +259,7 @@ def push_rooms_cmd(
         _reports(plan.issues, files, report, title, {"Result": "a dry run: nothing was sent"})
         raise typer.Exit(0 if check.ok and plan.ok else 1)
     from workbench.errors import SettingsError
-    from workbench.writers.driver import PushInterrupted
+    from workbench.writers import PushInterrupted
 
     try:
         settings = load_settings(env_file)
@@ -324,8 +324,7 @@ def fetch_rooms_cmd(
       workbench fetch rooms --hotel 1000001 --out units.xlsx --api modular --env-file sandbox/connection.env
     """
     from workbench.cli.rooms_modular import api_of, fetch_modular
-    from workbench.flows.room_files import not_in_read
-    from workbench.flows.rooms import PlatformReadError, fetch_rooms, write_rooms_workbook
+    from workbench.flows import PlatformReadError, fetch_rooms, not_in_read, write_rooms_workbook
     from workbench.transport import ConfigurationError
 
     check_outputs({"--env-file": env_file}, files={"--out": out})

@@ -31,7 +31,7 @@ def settings_or_none(env_file: Path | None) -> Any:
 
 def api_of(given: str | None, settings: Any, today: dt.date | None) -> str:
     """``--api`` as given, else the default for the provider type and the day (CET; no settings: ``ota``)."""
-    from workbench.flows.rooms_modular import API_CHOICES, default_api
+    from workbench.flows import API_CHOICES, default_api
 
     if given is None:
         return default_api(settings, today) if settings is not None else "ota"
@@ -44,7 +44,7 @@ def api_of(given: str | None, settings: Any, today: dt.date | None) -> str:
 def check_modular(files: list[Path], on_fail: Callable[[str], None], encoding: str | None, header_row: int | None):
     """The workbook checked for the Rooms API; a file that cannot be used is one line (exit 2)."""
     from loaders import LoadError
-    from workbench.flows.rooms_modular import check_rooms_modular
+    from workbench.flows import check_rooms_modular
 
     try:
         with console.status("Reading and checking…"):
@@ -69,10 +69,8 @@ def push_modular(files: list[Path], check: Any, settings: Any, *, dry_run: Path 
                  reports: Reports) -> NoReturn:
     """Plan (``--plan``), write (``--dry-run``) or send through the Rooms and Facilities APIs; exits."""
     from workbench.errors import BlockedByErrors, PlatformReadError, SettingsError, WorkbenchError
-    from workbench.flows.rooms_modular import plan_rooms_modular
-    from workbench.flows.rooms_modular_files import modular_dry_run
-    from workbench.flows.rooms_modular_push import push_rooms_modular
-    from workbench.writers.driver import PushInterrupted
+    from workbench.flows import modular_dry_run, plan_rooms_modular, push_rooms_modular
+    from workbench.writers import PushInterrupted
 
     title = "Room types push plan (Rooms API)" if dry_run is not None or plan_only else "Room types push (Rooms API)"
     if not settings.base_url:
@@ -126,8 +124,7 @@ def push_modular(files: list[Path], check: Any, settings: Any, *, dry_run: Path 
 def fetch_modular(hotels: list[int], out: Path | None, settings: Any) -> None:
     """Read the units of properties (Rooms API) with their room facilities and bathrooms; write the workbook."""
     from workbench.errors import PlatformReadError
-    from workbench.flows.rooms_modular import fetch_rooms_modular
-    from workbench.flows.rooms_modular_files import modular_rooms_frames, write_modular_rooms_workbook
+    from workbench.flows import fetch_rooms_modular, modular_rooms_frames, write_modular_rooms_workbook
     from workbench.transport import ConfigurationError
 
     try:

@@ -110,7 +110,7 @@ class AvailabilityCheck(IssuesView):
 
     def not_sent(self) -> pd.DataFrame:
         """The cells with errors, as a push reports them (outcome ``not sent (errors)``)."""
-        from workbench.writers.avail_rows import not_sent_rows
+        from workbench.writers import avail_not_sent_rows as not_sent_rows
 
         return not_sent_rows(self.frame[self.invalid_mask()], self.errors)
 

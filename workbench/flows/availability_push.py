@@ -22,26 +22,33 @@ from workbench.display import Summary, Table
 from workbench.errors import BlockedByErrors, SettingsError
 from workbench.flows.rates import DRY_RUN_ROWS, DryRun
 from workbench.transport.estimate import send_estimate
-from workbench.writers import driver
-from workbench.writers.avail_deltas import changed_availability, diff_availability
-from workbench.writers.avail_plan import AvailabilityPlan
-from workbench.writers.avail_push import (
+from workbench.writers import (
+    AVAIL_KIND,
+    DEFAULT_JOURNAL,
     AvailabilityKind,
+    AvailabilityPlan,
     AvailabilityPushResult,
-    availability_result,
-    send_availability,
-)
-from workbench.writers.avail_requests import (
-    OPERATION,
+    Journal,
+    Planned,
+    PushInterrupted,
+    Sent,
     availability_folder_plan,
+    availability_result,
+    changed_availability,
     compress_availability,
+    diff_availability,
     planned_availability,
+    read_accepted_availability,
+    read_folder,
+    send,
+    send_availability,
+    target_of,
+    write_folder,
 )
-from workbench.writers.avail_rows import held_lines
-from workbench.writers.journal import DEFAULT_JOURNAL, Journal
-from workbench.writers.journal_avail import AVAIL_KIND, read_accepted_availability
-from workbench.writers.planned import Planned
-from workbench.writers.request_folder import read_folder, write_folder
+from workbench.writers import (
+    AVAILABILITY_OPERATION as OPERATION,
+)
+from workbench.writers import avail_held_lines as held_lines
 
 if TYPE_CHECKING:
     from workbench.flows.availability import AvailabilityCheck
@@ -165,13 +172,13 @@ def push_availability_folder(directory: PathLike, settings: Settings, *, journal
     """Send the requests of an availability dry-run folder carrying a value the platform has not accepted yet
     (all of them with ``full``), as written (an edited one is refused): a request with one changed value is
     sent whole. A killed run started again sends only what the journal does not record as accepted."""
-    driver.target_of(settings)
+    target_of(settings)
     folder = read_folder(directory)
     cells = folder.cells
     counts = {"cells_total": len(cells), "cells_changed": 0}
 
     def prepare(j: Journal) -> list[Planned]:
-        target = driver.target_of(settings)
+        target = target_of(settings)
         changed = np.ones(len(cells), dtype=bool) if full or cells.empty else changed_availability(cells, j.path,
                                                                                                    target)
         wanted = set(cells.loc[changed, "file"].astype(str))
@@ -179,13 +186,13 @@ def push_availability_folder(directory: PathLike, settings: Settings, *, journal
         counts["cells_changed"] = int(sum(r.cells for r in requests))
         return planned_availability(requests, cells, settings.los_reading, state=False)
 
-    def result(sent: driver.Sent) -> AvailabilityPushResult:
+    def result(sent: Sent) -> AvailabilityPushResult:
         return availability_result(sent, total=len(cells), changed=counts["cells_changed"], headers=folder.headers)
 
     try:
-        sent = driver.send(AvailabilityKind(), prepare, settings, journal=journal, command=command, progress=progress,
+        sent = send(AvailabilityKind(), prepare, settings, journal=journal, command=command, progress=progress,
                            client=client, client_options=client_options, lock_wait=lock_wait, counts=counts)
-    except driver.PushInterrupted as stopped:
+    except PushInterrupted as stopped:
         stopped.result = result(stopped.sent)
         raise
     return result(sent)

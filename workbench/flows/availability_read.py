@@ -38,11 +38,9 @@ import pandas as pd
 from loaders.schemas import AVAILABILITY_COLUMNS, RESTRICTION_HEADERS
 from workbench.config import Settings
 from workbench.display import Summary, Table
-from workbench.platform.availability import PlatformAvailability, read_availability
+from workbench.platform import PlatformAvailability, read_availability
 from workbench.transport.operations import cet_today
-from workbench.writers import driver
-from workbench.writers.journal import DEFAULT_JOURNAL
-from workbench.writers.journal_avail import read_accepted_availability
+from workbench.writers import DEFAULT_JOURNAL, read_accepted_availability, target_of
 
 PathLike = str | Path
 CHANGED, LOST, NEVER = "changed on the platform", "lost update", "never sent"
@@ -66,7 +64,7 @@ def fetch_availability(settings: Settings, hotels: int | Any, *, start: dt.date 
     first = _day(start) if start is not None else cet_today()
     if days < 1:
         raise ValueError(f"read at least one night, not {days}")
-    from tqdm.auto import tqdm
+    from workbench.display import progress_bar as tqdm  # a notebook keeps the finished bar as text
 
     own = None
     if client is None:
@@ -153,7 +151,7 @@ def reconcile_availability(settings: Settings, hotels: int | Any, *, journal: Pa
     journal says it accepted, ``days`` nights from ``start`` (default today in CET); see the module docstring.
     ``fix``: send the accepted values of the nights that changed or were lost again (``fix_dry_run``: write
     them as a dry-run folder instead)."""
-    target = driver.target_of(settings)
+    target = target_of(settings)
     ids = [int(hotels)] if isinstance(hotels, (int, np.integer, str)) else [int(h) for h in hotels]
     held = platform if platform is not None else fetch_availability(
         settings, ids, start=start, days=days, progress=progress, client_options=client_options)
@@ -279,13 +277,11 @@ def _fix(rec: AvailabilityReconciliation, settings: Settings, journal: PathLike,
     """Send (or write, with ``directory``) the accepted values of the nights that changed or were lost."""
     frame = rec.fix_frame()
     if directory is not None:
-        from workbench.writers.avail_requests import availability_folder_plan
-        from workbench.writers.journal_avail import AVAIL_KIND
-        from workbench.writers.request_folder import write_folder
+        from workbench.writers import AVAIL_KIND, availability_folder_plan, write_folder
 
         requests, cells = availability_folder_plan(frame, reading=settings.los_reading)
         return write_folder(directory, requests, cells, kind=AVAIL_KIND, operation="OTA_HotelAvailNotif")[1]
-    from workbench.writers.avail_push import send_availability
+    from workbench.writers import send_availability
 
     return send_availability(frame, settings, journal=journal, full=True, progress=progress,
                              client_options=client_options, command=command or "reconcile availability --fix")
@@ -314,7 +310,7 @@ def with_availability_findings(findings: pd.DataFrame, availability: Any, settin
                          "availability findings are missing")
     prices = None
     if journal is not None and target and Path(journal).is_file() and len(frame):
-        from workbench.writers.journal import Journal
+        from workbench.writers import Journal
 
         with Journal(journal) as j:
             prices = j.accepted_nights(target, hotels, start=as_of, end=pd.Timestamp(frame["date"].max()).date())

@@ -26,7 +26,7 @@ from expectations.sunset import GoneElement, sunset_content
 from loaders import read_content
 from loaders.issues import combine
 from workbench.flows.checked import IssuesView, refuse_other_kind
-from workbench.platform.lookups import (
+from workbench.platform import (
     DEFAULT_CACHE,
     SHIPPED,
     LookupCache,

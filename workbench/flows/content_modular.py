@@ -44,22 +44,26 @@ from workbench.flows.modular_results import (
 )
 from workbench.modular.content import build_modular_content
 from workbench.modular.meta import ModularMeta
-from workbench.platform.lookups import DEFAULT_CACHE, LookupCache
-from workbench.platform.modular import CURRENT, Reads, fetch_modular_meta, read_properties
+from workbench.platform import CURRENT, DEFAULT_CACHE, LookupCache, Reads, fetch_modular_meta, read_properties
 from workbench.transport.operations import cet_today
-from workbench.writers import driver
-from workbench.writers.folder import Folder, write_requests
-from workbench.writers.journal import DEFAULT_JOURNAL, Journal
-from workbench.writers.modular_content import (
+from workbench.writers import (
     CREATE,
+    DEFAULT_JOURNAL,
     KIND,
     MODULAR,
     OWN_COLUMNS,
+    Folder,
+    Journal,
     ModularContentKind,
-    folder_planned,
+    Planned,
     planned_modular,
+    send,
+    target_of,
+    write_requests,
 )
-from workbench.writers.planned import Planned
+from workbench.writers import (
+    modular_folder_planned as folder_planned,
+)
 
 PathLike = str | Path
 #: E4 rules about the content operation's message that the modular APIs do not have (the value has no field there,
@@ -142,7 +146,7 @@ def push_content_modular(check: ContentCheck, settings: Settings, *, replace: bo
         raise BlockedByErrors(f"{len(errors)} error(s) in the workbook block the push: fix them first "
                               "(`workbench validate content`)", errors)
     day = today or cet_today()
-    target = driver.target_of(settings)
+    target = target_of(settings)
     path = journal.path if isinstance(journal, Journal) else Path(journal)
     keys = sorted({str(k) for f in check.parts.values() if len(f) and "custom_id" in f for k in f["custom_id"].dropna()})
     sync, own = _open(settings, client)
@@ -160,7 +164,7 @@ def push_content_modular(check: ContentCheck, settings: Settings, *, replace: bo
         with Journal(path) as j:  # round 1: the creates
             first = plan_round(check.parts, meta, Reads(), ids, journal=j, target=target, replace=replace, full=full,
                           today=day, only=lambda p: p.operation == CREATE)
-        sent = [driver.send(kind, with_rows(first.send), settings, **common)] if first.send else []
+        sent = [send(kind, with_rows(first.send), settings, **common)] if first.send else []
         with Journal(path) as j:
             ids = known_ids(j, target, keys)
             share_created(j, target, ids)
@@ -174,7 +178,7 @@ def push_content_modular(check: ContentCheck, settings: Settings, *, replace: bo
                   for p in planned_modular(_built_requests(check, meta, reads, ids, day, replace), ids)
                   if p.hotel_code in failed and p.operation != CREATE]
         if second.send:
-            sent.append(driver.send(kind, with_rows(second.send), settings, **common))
+            sent.append(send(kind, with_rows(second.send), settings, **common))
     finally:
         if own:
             sync.close()
@@ -253,7 +257,7 @@ def send_modular_folder(folder: Folder, settings: Settings, journal: PathLike | 
     """Send a dry-run folder of this kind (``push requests DIR``): the creates first, then every other request
     with the id each new property got filled into its path; what the journal accepted is not sent again."""
     path = journal.path if isinstance(journal, Journal) else Path(journal)
-    target = driver.target_of(settings)
+    target = target_of(settings)
     kind = ModularContentKind()
     creates = folder.manifest["operation"] == CREATE
     common: dict[str, Any] = dict(journal=path, command=command, progress=progress, client=client,
@@ -266,7 +270,7 @@ def send_modular_folder(folder: Folder, settings: Settings, journal: PathLike | 
                                                                 if c], ids)
     first = [p for p in planned_creates if p.creates not in ids]  # a property made already is not made again
     if first:
-        sent.append(driver.send(kind, first, settings, **common))
+        sent.append(send(kind, first, settings, **common))
     with Journal(path) as j:
         ids = known_ids(j, target, keys)
         share_created(j, target, ids)
@@ -279,7 +283,7 @@ def send_modular_folder(folder: Folder, settings: Settings, journal: PathLike | 
     same = [p for p in planned_creates if p.creates in ids] + [p for p in rest if p.hotel_code is not None
                                                                and p not in go]
     if go:
-        sent.append(driver.send(kind, go, settings, **common))
+        sent.append(send(kind, go, settings, **common))
     return modular_result([folder.directory], sent, held, same, issues_from_records([]), target)
 
 

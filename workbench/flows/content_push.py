@@ -30,29 +30,41 @@ from workbench.config import Settings
 from workbench.display import Summary, Table
 from workbench.errors import BlockedByErrors
 from workbench.flows.rooms import DeprecatedOperationWarning
-from workbench.ota.content_notif import PARTS, canonical_rows
+from workbench.ota import PARTS, canonical_rows
 from workbench.transport.operations import deprecation_notice
-from workbench.writers import driver
-from workbench.writers.content_plan import (
-    PARTS_COLUMNS,
-    ContentPlan,
-    ContentRequest,
-    comparable,
-    plan_content,
-)
-from workbench.writers.content_push import (
+from workbench.writers import (
     CONTENT,
-    OPERATION,
-    RESULT_COLUMNS,
+    DEFAULT_JOURNAL,
+    NOT_SENT_ERRORS,
+    PARTS_COLUMNS,
     BuildHotelResend,
     ContentKind,
+    ContentPlan,
+    ContentRequest,
+    Folder,
+    Journal,
+    KindInfo,
+    PushOutcome,
+    Sent,
+    comparable,
+    modular_touched,
+    notice_message,
+    plan_content,
     planned_content,
+    refuse_mixed,
+    requests_frame,
+    result_when_stopped,
     results_frame,
+    send,
+    target_of,
+    write_requests,
 )
-from workbench.writers.folder import Folder, write_requests
-from workbench.writers.journal import DEFAULT_JOURNAL, Journal
-from workbench.writers.modular_content import modular_touched, refuse_mixed
-from workbench.writers.outcome import NOT_SENT_ERRORS, KindInfo, PushOutcome, notice_message
+from workbench.writers import (
+    CONTENT_OPERATION as OPERATION,
+)
+from workbench.writers import (
+    CONTENT_RESULT_COLUMNS as RESULT_COLUMNS,
+)
 
 PathLike = str | Path
 SHOWN = 10  # properties a summary lists
@@ -263,7 +275,7 @@ def push_content(check: ContentCheckLike, settings: Settings, *, replace: bool =
         write_content_dry_run(plan, dry_run, part_rows)
         return ContentPushResult(plan, results_frame([]), pd.DataFrame(columns=CREATED_COLUMNS),
                                  list(check.files), target, None, dry_run=Path(dry_run), part_rows=part_rows)
-    target = driver.target_of(settings)
+    target = target_of(settings)
     path = journal.path if isinstance(journal, Journal) else Path(journal)
     with Journal(path) as j:
         plan = plan_content(check.parts, journal=j, target=target, replace=replace, full=full)
@@ -271,15 +283,15 @@ def push_content(check: ContentCheckLike, settings: Settings, *, replace: bool =
     planned = planned_content(plan.requests, part_rows)
     kind = ContentKind(BuildHotelResend(settings.build_hotel_attempts, settings.build_hotel_backoff_seconds))
 
-    def result_of(sent: driver.Sent) -> ContentPushResult:
+    def result_of(sent: Sent) -> ContentPushResult:
         results = results_frame(_sent_rows(sent) + _held_rows(plan))
         created = _created(results)
         created = pd.concat([created, _redirected(plan)], ignore_index=True) if len(_redirected(plan)) else created
         return ContentPushResult(plan, results, created.reset_index(drop=True), list(check.files), target, notice,
                                  part_rows=part_rows, run_id=sent.run_id)
 
-    with driver.result_when_stopped(result_of):
-        sent = driver.send(kind, planned, settings, journal=path, command=command, progress=progress,
+    with result_when_stopped(result_of):
+        sent = send(kind, planned, settings, journal=path, command=command, progress=progress,
                            client=client, sleep=sleep, lock_wait=lock_wait)
     result = result_of(sent)
     if fill and len(result.created):
@@ -295,7 +307,7 @@ def push_content_folder(folder: Folder, settings: Settings, *, journal: PathLike
     the platform accepted as the request says is not sent again (unless ``full``); a New already made is
     never sent again (it is held, with the HotelCode the journal knows)."""
     notice = deprecation_notice(OPERATION, settings.provider_type, today)
-    target = driver.target_of(settings)
+    target = target_of(settings)
     path = journal.path if isinstance(journal, Journal) else Path(journal)
     requests = folder_requests(folder)
     same: list[str] = []
@@ -314,13 +326,13 @@ def push_content_folder(folder: Folder, settings: Settings, *, journal: PathLike
     plan = ContentPlan(requests, pd.DataFrame(columns=PARTS_COLUMNS), pd.DataFrame(columns=ISSUE_COLUMNS),
                        unchanged=same)
 
-    def result_of(sent: driver.Sent) -> ContentPushResult:
+    def result_of(sent: Sent) -> ContentPushResult:
         results = results_frame(_sent_rows(sent))
         return ContentPushResult(plan, results, _created(results).reset_index(drop=True), [], target, notice,
                                  run_id=sent.run_id)
 
-    with driver.result_when_stopped(result_of):
-        sent = driver.send(kind, planned_content(requests), settings, journal=path, command=command,
+    with result_when_stopped(result_of):
+        sent = send(kind, planned_content(requests), settings, journal=path, command=command,
                            progress=progress, client=client, sleep=sleep, lock_wait=lock_wait)
     return result_of(sent)
 
@@ -332,9 +344,9 @@ def _created(results: pd.DataFrame) -> pd.DataFrame:
                          "ruid": made["ruids"].str.split("; ").str[-1]}, columns=CREATED_COLUMNS)
 
 
-def _sent_rows(sent: driver.Sent) -> list[dict[str, object]]:
+def _sent_rows(sent: Sent) -> list[dict[str, object]]:
     """A results row per property the driver sent (or held back), in the order planned."""
-    frame = driver.requests_frame(sent).set_index("request_id")
+    frame = requests_frame(sent).set_index("request_id")
     fatal = next((r.error or r.summary() for r in sent.results.values() if r.fatal), None)
     out: list[dict[str, object]] = []
     for rid, p in sent.planned.items():

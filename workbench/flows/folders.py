@@ -13,12 +13,11 @@ from typing import Any
 
 from workbench.config import Settings
 from workbench.errors import InputError
-from workbench.writers.folder import folder_kind, read_requests
-from workbench.writers.outcome import PushOutcome
+from workbench.writers import PushOutcome, folder_kind, read_requests
 
 
 def _rates(directory: Path, settings: Settings, **options: Any) -> PushOutcome:
-    from workbench.writers.push_folder import send_folder
+    from workbench.writers import send_folder
 
     options.pop("client", None)
     return send_folder(directory, settings, **options)

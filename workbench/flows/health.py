@@ -33,7 +33,7 @@ from workbench.health import (
 from workbench.health.coverage import COVERAGE_COLUMNS, KEY, cet_today, empty, gap_ranges
 from workbench.health.findings import PLATFORM_RATE_COLUMNS
 from workbench.health.sources import HealthSources, keep_supported
-from workbench.writers.journal import DEFAULT_JOURNAL, Journal
+from workbench.writers import DEFAULT_JOURNAL, Journal
 
 PathLike = str | Path
 #: accepted nights shown before the as-of night on a timeline
@@ -180,8 +180,7 @@ def _platform_view(settings: Settings | None, hotels: list[int], reg: Registry, 
         notes.append("the platform was not read: the registry stands in for what it has active")
         known = frozenset(int(h) for h in reg_frame["hotel_code"].unique())
         return PlatformView(reg_frame, reg_rooms, names, known)
-    from workbench.platform.roomrates import fetch_roomrates
-    from workbench.platform.rooms import read_rooms_of
+    from workbench.platform import fetch_roomrates, read_rooms_of
     from workbench.transport import SyncPlatformClient
 
     with SyncPlatformClient(settings) as client:

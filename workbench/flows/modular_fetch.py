@@ -20,8 +20,7 @@ from loaders.content_schema import KEY_FIELDS, PARTS, fields_of
 from workbench.config import Settings
 from workbench.modular.content import content_from_answers
 from workbench.modular.meta import ModularMeta
-from workbench.platform.lookups import DEFAULT_CACHE, LookupCache
-from workbench.platform.modular import fetch_modular_meta, read_properties
+from workbench.platform import DEFAULT_CACHE, LookupCache, fetch_modular_meta, read_properties
 
 PathLike = str | Path
 __all__ = ["fetch_content_modular", "write_content_workbook"]

@@ -12,10 +12,8 @@ import pandas as pd
 
 from workbench.modular.content import build_modular_content
 from workbench.modular.meta import ModularMeta
-from workbench.platform.modular import Reads
-from workbench.writers.journal import Journal
-from workbench.writers.modular_content import KIND, cell_rows, planned_modular
-from workbench.writers.planned import Planned
+from workbench.platform import Reads
+from workbench.writers import KIND, Journal, Planned, cell_rows, planned_modular
 
 
 @dataclass

@@ -13,10 +13,16 @@ import pandas as pd
 
 from loaders.issues import combine, issues_from_records
 from workbench.modular.cells import issues_from_envelope
-from workbench.writers import driver
-from workbench.writers.modular_content import CREATE, MODULAR
-from workbench.writers.outcome import NOT_SENT_ERRORS, PushOutcome, notice_message
-from workbench.writers.planned import Planned
+from workbench.writers import (
+    CREATE,
+    MODULAR,
+    NOT_SENT_ERRORS,
+    Planned,
+    PushOutcome,
+    Sent,
+    notice_message,
+    requests_frame,
+)
 
 CREATED_COLUMNS = ["custom_id", "hotel_code", "ruid"]
 REQUEST_COLUMNS = [*MODULAR.request_columns, "hotel_code", "custom_id", "method", "path", "note"]
@@ -92,11 +98,11 @@ def held_frame(held: Sequence[tuple[Planned, str]]) -> pd.DataFrame:
     return frame
 
 
-def modular_result(files: Sequence[Path], sent: Sequence[driver.Sent], held: Sequence[tuple[Planned, str]],
+def modular_result(files: Sequence[Path], sent: Sequence[Sent], held: Sequence[tuple[Planned, str]],
             unchanged: Sequence[Planned], issues: pd.DataFrame, target: str) -> ModularPushResult:
     frames, rows, answered, created = [], [], [], []
     for s in sent:
-        f = driver.requests_frame(s).set_index("request_id")
+        f = requests_frame(s).set_index("request_id")
         for rid, p in s.planned.items():
             r = f.loc[rid]
             result = s.results.get(rid)

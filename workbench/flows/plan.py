@@ -22,9 +22,17 @@ from loaders.issues import combine, empty_issues
 from workbench.config import Settings
 from workbench.errors import SettingsError
 from workbench.transport.estimate import send_estimate
-from workbench.writers.accepted import empty_accepted, journal_mark, journal_targets, read_accepted
-from workbench.writers.journal import DEFAULT_JOURNAL
-from workbench.writers.plan import RatesPlan, count_messages, diff_cells, parse_price_keys
+from workbench.writers import (
+    DEFAULT_JOURNAL,
+    RatesPlan,
+    count_messages,
+    diff_cells,
+    empty_accepted,
+    journal_mark,
+    journal_targets,
+    parse_price_keys,
+    read_accepted,
+)
 
 if TYPE_CHECKING:
     from workbench.flows.rates import RatesCheck

@@ -34,17 +34,20 @@ from workbench.errors import BlockedByErrors
 from workbench.flows.checked import IssuesView, refuse_other_kind
 from workbench.flows.frames import read_rates_frame
 from workbench.reports.about import describe, names_from
-from workbench.writers.batches import RateRequest, plan_requests, row_ranges
-from workbench.writers.plan import RatesPlan
-from workbench.writers.push import (
+from workbench.writers import (
     DEFAULT_JOURNAL,
     ROW_COLUMNS,
     PushResult,
+    RateRequest,
+    RatesPlan,
+    folder_requests,
     held_lines,
     not_sent_rows,
+    plan_requests,
+    row_ranges,
     send_rates,
+    write_folder,
 )
-from workbench.writers.request_folder import folder_requests, write_folder
 
 PathLike = str | Path
 DRY_RUN_ROWS = 10  # requests a dry run's summary lists
@@ -170,7 +173,7 @@ def check_rates(files: RatesInput | Iterable[RatesInput], *, sheet: str | Sequen
     loaded = _load(inputs, sheet, encoding=encoding, header_row=header_row)
     reg = _registry(registry)
     if settings is not None and settings.base_url and fetch_registry:
-        from workbench.platform.registry import fetch_registry as read_platform
+        from workbench.platform import fetch_registry as read_platform
 
         hotels = sorted({int(h) for h in loaded[0]["hotel_code"].dropna().unique()})
         say(f"Reading the rooms and rate plans of {len(hotels)} properties from the platform…")

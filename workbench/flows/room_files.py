@@ -11,10 +11,8 @@ from typing import TYPE_CHECKING
 import pandas as pd
 
 from loaders.issues import combine
-from workbench.ota.descriptive_info import PlatformRooms
-from workbench.writers.folder import write_requests
-from workbench.writers.overlay import RoomsPlan
-from workbench.writers.rooms_push import planned_rooms
+from workbench.ota import PlatformRooms
+from workbench.writers import RoomsPlan, planned_rooms, write_requests
 
 if TYPE_CHECKING:
     from workbench.flows.rooms import RoomsCheck

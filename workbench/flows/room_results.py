@@ -9,9 +9,8 @@ from typing import TYPE_CHECKING
 import pandas as pd
 
 from loaders.rooms import room_keys
-from workbench.writers import driver
-from workbench.writers.outcome import notice_message
-from workbench.writers.rooms_push import RESULT_COLUMNS, ROOMS, room_ref
+from workbench.writers import ROOMS, Sent, notice_message, requests_frame, room_ref
+from workbench.writers import ROOMS_RESULT_COLUMNS as RESULT_COLUMNS
 
 if TYPE_CHECKING:
     from workbench.flows.rooms import RoomsCheck
@@ -55,9 +54,9 @@ def room_rows(check: RoomsCheck) -> dict[tuple[int, str], pd.DataFrame]:
     return {k: pd.concat(v, ignore_index=True) for k, v in out.items()}
 
 
-def sent_results(sent: driver.Sent) -> tuple[pd.DataFrame, list[dict]]:
+def sent_results(sent: Sent) -> tuple[pd.DataFrame, list[dict]]:
     """``results`` (one row per room type the run sent or held back) and the room types it created."""
-    frame = driver.requests_frame(sent).set_index("request_id")
+    frame = requests_frame(sent).set_index("request_id")
     rows, created = [], []
     fatal = next((r.error or r.summary() for r in sent.results.values() if r.fatal), None)
     for rid, p in sent.planned.items():
@@ -90,7 +89,7 @@ def sent_results(sent: driver.Sent) -> tuple[pd.DataFrame, list[dict]]:
     return results.astype({"http_status": "Int64", "attempts": "Int64"}), created
 
 
-def request_lines(sent: driver.Sent, results: pd.DataFrame) -> pd.DataFrame:
+def request_lines(sent: Sent, results: pd.DataFrame) -> pd.DataFrame:
     """One line per spreadsheet row of each room type sent: its room type's outcome (an error when not
     applied, a warning when applied with warnings)."""
     lines = []

@@ -44,24 +44,33 @@ from workbench.flows.room_files import (
     write_rooms_workbook,
 )
 from workbench.flows.room_results import request_lines, room_rows, sent_results, with_journal_mapping
-from workbench.ota.descriptive_info import PlatformRooms
-from workbench.platform.rooms import fetch_rooms, open_client, read_rooms_of
+from workbench.ota import PlatformRooms
+from workbench.platform import fetch_rooms, open_client, read_rooms_of
 from workbench.reports.about import describe, row_map
 from workbench.transport.operations import deprecation_notice
-from workbench.writers import driver
-from workbench.writers.folder import Folder
-from workbench.writers.journal import Journal
-from workbench.writers.outcome import KindInfo, PushOutcome
-from workbench.writers.overlay import RoomsPlan, plan_rooms
-from workbench.writers.room_sent import sent_rooms
-from workbench.writers.rooms_push import (
-    RESULT_COLUMNS,
+from workbench.writers import (
     ROOMS,
+    Folder,
+    Journal,
+    KindInfo,
+    PushOutcome,
     RoomsKind,
+    RoomsPlan,
+    Sent,
     accepted_rooms,
-    folder_planned,
+    plan_rooms,
     planned_rooms,
+    result_when_stopped,
+    send,
+    sent_rooms,
+    target_of,
     unchanged,
+)
+from workbench.writers import (
+    ROOMS_RESULT_COLUMNS as RESULT_COLUMNS,
+)
+from workbench.writers import (
+    rooms_folder_planned as folder_planned,
 )
 
 PUSH_ROWS = 10  # room types a summary lists
@@ -224,7 +233,7 @@ def push_rooms(check: RoomsCheck, settings: Settings, *, mapping: PathLike | Non
     if not check.ok:
         raise BlockedByErrors(f"{len(check.errors)} error(s) in the workbook block the push: fix them first "
                               "(`workbench validate rooms`)", check.errors)
-    target = driver.target_of(settings)
+    target = target_of(settings)
     path = journal_path(journal)
     c, own = open_client(settings, client)
     try:
@@ -241,14 +250,14 @@ def push_rooms(check: RoomsCheck, settings: Settings, *, mapping: PathLike | Non
                                                  strict=True)}
         kind = RoomsKind(read=read_rooms_of, seen=seen)
 
-        def result_of(done: driver.Sent) -> RoomsPushResult:
+        def result_of(done: Sent) -> RoomsPushResult:
             results, created = sent_results(done)
             matched = [_mapped(m, m["how"], None) for m in plan.matched.to_dict("records")]
             return RoomsPushResult(plan, results, pd.DataFrame(matched + created, columns=MAPPING_COLUMNS), notice,
                                    request_lines(done, results), list(check.files), target, 0, done.run_id)
 
-        with driver.result_when_stopped(result_of):
-            done = driver.send(kind, planned_rooms(requests, room_rows(check)), settings, journal=path, client=c,
+        with result_when_stopped(result_of):
+            done = send(kind, planned_rooms(requests, room_rows(check)), settings, journal=path, client=c,
                                command=command, progress=progress, lock_wait=lock_wait)
     finally:
         if own:
@@ -268,7 +277,7 @@ def push_rooms_folder(folder: Folder, settings: Settings, *, journal: PathLike |
     the platform accepted as the request says is not sent again (unless ``full``); a New already made is
     never sent again; the room types created go into ``mapping`` when given."""
     notice = deprecation(settings)
-    target = driver.target_of(settings)
+    target = target_of(settings)
     path = journal_path(journal)
     planned = folder_planned(folder)
     with Journal(path) as j:
@@ -279,8 +288,8 @@ def push_rooms_folder(folder: Folder, settings: Settings, *, journal: PathLike |
         hotels = sorted({p.hotel_code for p in planned if p.creates and p.hotel_code})
         before = fetch_rooms(settings, hotels, client=c) if hotels else PlatformRooms.empty()
         seen = {(int(h), str(i)) for h, i in zip(before.rooms["hotel_code"], before.rooms["inv_code"], strict=True)}
-        with driver.result_when_stopped(lambda s: _folder_result(s, notice, target, len(same))):
-            sent = driver.send(RoomsKind(read=read_rooms_of, seen=seen), planned, settings, journal=path, client=c,
+        with result_when_stopped(lambda s: _folder_result(s, notice, target, len(same))):
+            sent = send(RoomsKind(read=read_rooms_of, seen=seen), planned, settings, journal=path, client=c,
                                command=command, progress=progress, lock_wait=lock_wait)
     finally:
         if own:
@@ -291,7 +300,7 @@ def push_rooms_folder(folder: Folder, settings: Settings, *, journal: PathLike |
     return result
 
 
-def _folder_result(sent: driver.Sent, notice: str | None, target: str, unchanged: int) -> RoomsPushResult:
+def _folder_result(sent: Sent, notice: str | None, target: str, unchanged: int) -> RoomsPushResult:
     results, created = sent_results(sent)
     plan = RoomsPlan([], pd.DataFrame(), pd.DataFrame(columns=ISSUE_COLUMNS))
     return RoomsPushResult(plan, results, pd.DataFrame(created, columns=MAPPING_COLUMNS), notice,

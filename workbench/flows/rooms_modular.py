@@ -39,28 +39,28 @@ from workbench.modular.building import Request
 from workbench.modular.meta import ModularMeta
 from workbench.modular.rooms import build_modular_rooms
 from workbench.modular.rooms_merge import CHANGE_COLUMNS, update_units
-from workbench.platform.modular_rooms import (
+from workbench.platform import (
     BATHROOMS,
     DEFAULT_META_CACHE,
     FACILITIES,
     ModularRoomsRead,
     fetch_units,
+    open_client,
     read_meta,
 )
-from workbench.platform.rooms import open_client
 from workbench.transport.operations import cet_today
-from workbench.writers.driver import target_of
-from workbench.writers.journal import Journal
-from workbench.writers.modular_rooms import (
+from workbench.writers import (
     BULK,
+    Journal,
+    Planned,
     UnitsKind,
     bulk_units,
     journal_units,
     made_units,
     planned_units,
+    target_of,
     unsettled_bulks,
 )
-from workbench.writers.planned import Planned
 
 __all__ = ["API_CHOICES", "FOUND", "HOME_SUNSET", "Settled", "ModularRoomsPlan", "apply_mapping", "check_rooms_modular", "default_api",
            "fetch_rooms_modular", "named_units", "plan_from_read", "plan_rooms_modular", "settle_unclear"]

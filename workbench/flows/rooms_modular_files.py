@@ -21,13 +21,12 @@ from workbench.modular.rooms import cell_maker, records_by_room
 from workbench.modular.rooms_layout import layout_issues
 from workbench.modular.rooms_read import rooms_from_answers
 from workbench.modular.workbook import integer, text
-from workbench.platform.modular_rooms import ModularRoomsRead
-from workbench.writers.folder import write_requests
-from workbench.writers.modular_rooms import bulk_units
+from workbench.platform import ModularRoomsRead
+from workbench.writers import bulk_units, write_requests
 
 if TYPE_CHECKING:
     from workbench.flows.rooms_modular import ModularRoomsPlan
-    from workbench.writers.planned import Planned
+    from workbench.writers import Planned
 
 __all__ = ["UNCLEAR_RULE", "Held", "held_issues", "modular_dry_run", "modular_rooms_frames", "new_unit_issues",
            "not_kept", "without_checked", "write_modular_rooms_workbook"]

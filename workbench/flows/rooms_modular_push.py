@@ -37,11 +37,24 @@ from workbench.flows.rooms_modular import (
 )
 from workbench.modular.cells import issues_from_envelope
 from workbench.modular.endpoints import OPERATIONS
-from workbench.platform.modular_rooms import DEFAULT_META_CACHE, fetch_units, read_meta, read_units_of
-from workbench.platform.rooms import open_client
-from workbench.writers import driver
-from workbench.writers.modular_rooms import BULK, UNITS, UnitsKind, bulk_units, made_units, planned_units
-from workbench.writers.outcome import OUTCOME_COLUMNS, KindInfo, PushOutcome, notice_message
+from workbench.platform import DEFAULT_META_CACHE, fetch_units, open_client, read_meta, read_units_of
+from workbench.writers import (
+    BULK,
+    OUTCOME_COLUMNS,
+    UNITS,
+    KindInfo,
+    PushOutcome,
+    Sent,
+    UnitsKind,
+    bulk_units,
+    made_units,
+    notice_message,
+    planned_units,
+    requests_frame,
+    result_when_stopped,
+    send,
+    target_of,
+)
 
 __all__ = ["BETA_NOTE", "ModularRoomsPushResult", "push_rooms_modular"]
 
@@ -116,14 +129,14 @@ def push_rooms_modular(check: RoomsCheck, settings: Settings, *, mapping: PathLi
     if not check.ok:
         raise BlockedByErrors(f"{len(check.errors)} error(s) in the workbook block the push: fix them first "
                               "(`workbench validate rooms`)", check.errors)
-    target = driver.target_of(settings)
+    target = target_of(settings)
     path = journal_path(journal)
     c, own = open_client(settings, client)
-    sents: list[driver.Sent] = []
+    sents: list[Sent] = []
     plan: ModularRoomsPlan | None = None
     settled = Settled([], [])
 
-    def result_of(done: list[driver.Sent]) -> ModularRoomsPushResult:
+    def result_of(done: list[Sent]) -> ModularRoomsPushResult:
         assert plan is not None
         table, made = sent_table(done)
         found = pd.DataFrame(settled.found, columns=MAPPING_COLUMNS)
@@ -144,8 +157,8 @@ def push_rooms_modular(check: RoomsCheck, settings: Settings, *, mapping: PathLi
         kind.known, kind.seen = plan.known, plan.read.units()
         options: dict[str, Any] = {"journal": path, "client": c, "command": command, "progress": progress,
                                    "lock_wait": lock_wait}
-        with driver.result_when_stopped(lambda stopped: result_of([*sents, stopped])):
-            sents.append(driver.send(kind, plan.planned, settings, **options))
+        with result_when_stopped(lambda stopped: result_of([*sents, stopped])):
+            sents.append(send(kind, plan.planned, settings, **options))
         created = created_units(sents[0])
         rooms, subrooms, amenities = phase_frames(plan, created)
         parts = parts_to_read(rooms, subrooms, amenities)
@@ -155,8 +168,8 @@ def push_rooms_modular(check: RoomsCheck, settings: Settings, *, mapping: PathLi
             requests = [r for r in follow.requests if r.operation != BULK]
             if requests and follow.ok:
                 kind.known |= {(h, u) for h, u in read.units()}
-                with driver.result_when_stopped(lambda stopped: result_of([*sents, stopped])):
-                    sents.append(driver.send(kind, planned_units(requests), settings, **options))
+                with result_when_stopped(lambda stopped: result_of([*sents, stopped])):
+                    sents.append(send(kind, planned_units(requests), settings, **options))
     finally:
         if own:
             c.close()
@@ -165,7 +178,7 @@ def push_rooms_modular(check: RoomsCheck, settings: Settings, *, mapping: PathLi
     return result
 
 
-def created_units(sent: driver.Sent) -> dict[tuple[int, str], str]:
+def created_units(sent: Sent) -> dict[tuple[int, str], str]:
     """``(hotel, correlation_id) -> unit id`` of the units a run created (or found created earlier)."""
     out: dict[tuple[int, str], str] = {}
     frame = sent.frame.set_index("request_id") if len(sent.frame) else None
@@ -182,11 +195,11 @@ def _message(r: Mapping[str, Any]) -> str:
     return next((m for m in (r["note"], notices, r["error"]) if isinstance(m, str) and m), "")
 
 
-def sent_table(sents: list[driver.Sent]) -> tuple[pd.DataFrame, list[dict]]:
+def sent_table(sents: list[Sent]) -> tuple[pd.DataFrame, list[dict]]:
     """One row per request of the runs (sent or held back) and the room types they created (mapping rows)."""
     rows, made = [], []
     for sent in sents:
-        frame = driver.requests_frame(sent).set_index("request_id")
+        frame = requests_frame(sent).set_index("request_id")
         for rid, p in sent.planned.items():
             r = frame.loc[rid]
             rows.append({**p.extra, "request_id": rid, "outcome": r["outcome"], "http_status": r["http_status"],
@@ -211,7 +224,7 @@ def sent_table(sents: list[driver.Sent]) -> tuple[pd.DataFrame, list[dict]]:
     return table.astype({"http_status": "Int64", "attempts": "Int64"}), made
 
 
-def request_lines(sents: list[driver.Sent], table: pd.DataFrame) -> pd.DataFrame:
+def request_lines(sents: list[Sent], table: pd.DataFrame) -> pd.DataFrame:
     """One line per spreadsheet row each request carried, with its request's outcome."""
     by_id = table.dropna(subset=["request_id"]).set_index("request_id")
     lines = []
@@ -229,7 +242,7 @@ def request_lines(sents: list[driver.Sent], table: pd.DataFrame) -> pd.DataFrame
     return pd.DataFrame(lines, columns=UNITS.row_columns)
 
 
-def platform_issues(sents: list[driver.Sent]) -> pd.DataFrame:
+def platform_issues(sents: list[Sent]) -> pd.DataFrame:
     """Each error and warning the platform answered, on the cell it concerns (the request's cell map)."""
     records: list[dict] = []
     for sent in sents:

@@ -19,13 +19,15 @@ from typing import Any
 
 import pandas as pd
 
-from workbench.ota.room_rate_availability import (
+from workbench.ota import (
     FETCH_COLUMNS,
     FETCH_HEADERS,
     fetch_frame,
     parse_room_rate_availability,
-    request_body,
     windows,
+)
+from workbench.ota import (
+    availability_request_body as request_body,
 )
 from workbench.transport.result import Result
 

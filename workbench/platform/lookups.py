@@ -28,7 +28,8 @@ import pandas as pd
 
 from expectations import ContentLookups
 from workbench.errors import PlatformReadError
-from workbench.ota.lookups import PLATFORM_LISTS, parse_lookup, request_body
+from workbench.ota import PLATFORM_LISTS, parse_lookup
+from workbench.ota import lookups_request_body as request_body
 
 if TYPE_CHECKING:
     from workbench.transport import SyncPlatformClient

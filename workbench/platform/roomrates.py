@@ -16,7 +16,8 @@ from typing import TYPE_CHECKING
 
 import pandas as pd
 
-from workbench.ota.roomrates import parse_roomrates, request_body
+from workbench.ota import parse_roomrates
+from workbench.ota import roomrates_request_body as request_body
 from workbench.transport.result import Outcome, Result
 
 if TYPE_CHECKING:

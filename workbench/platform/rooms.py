@@ -9,11 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from workbench.config import Settings
 from workbench.errors import PlatformReadError
-from workbench.ota.descriptive_info import (
-    PlatformRooms,
-    build_descriptive_info_request,
-    parse_descriptive_info,
-)
+from workbench.ota import PlatformRooms, build_descriptive_info_request, parse_descriptive_info
 
 if TYPE_CHECKING:
     from workbench.transport import SyncPlatformClient

@@ -35,9 +35,21 @@ def whole_file(path: str | Path) -> Iterator[Path]:
         raise
 
 
-@functools.cache
 def _default_mode() -> int:
-    """0o666 less the process's umask (read once: setting it to read it is not thread-safe)."""
+    """0o666 less the process's umask as it is now: from ``/proc/self/status`` where Linux gives it (reading
+    it there changes nothing); elsewhere by setting it and back, once (not thread-safe, so not repeated)."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as status:
+            for line in status:
+                if line.startswith("Umask:"):
+                    return 0o666 & ~int(line.split()[1], 8)
+    except (OSError, ValueError):
+        pass
+    return _umask_once()
+
+
+@functools.cache
+def _umask_once() -> int:
     umask = os.umask(0o022)
     os.umask(umask)
     return 0o666 & ~umask

@@ -28,8 +28,7 @@ from workbench.reports.dry_run import DryRunLike, is_dry_run, render_dry_run_htm
 from workbench.reports.output_files import whole_file, write_text_whole
 from workbench.reports.tables import write_table
 from workbench.reports.text import DASH, text
-from workbench.writers.outcome import NOT_SENT_ERRORS, KindInfo, PushOutcome
-from workbench.writers.push import RATES
+from workbench.writers import NOT_SENT_ERRORS, RATES, KindInfo, PushOutcome
 
 FORMATS = (".csv", ".xlsx", ".html")
 REQUEST_COLUMNS = RATES.request_columns  # a rates push's (each kind names its own: ``KindInfo.request_columns``)

@@ -18,7 +18,7 @@ import httpx
 from lxml import etree
 
 from workbench.aio import blocking_portal
-from workbench.ota.ns import OTA_NS
+from workbench.ota import OTA_NS
 from workbench.sandbox.platform.app import create_app
 from workbench.sandbox.platform.calls import Family
 from workbench.sandbox.platform.config import SandboxConfig

@@ -33,8 +33,7 @@ from workbench.scale.parquet import is_parquet, parquet_files, scan_hotels
 from workbench.scale.partitions import DEFAULT_SIZE, frame_partitions, parquet_partitions
 from workbench.scale.pipeline import CELLS, Job, Partition, PartResult, first_issues, run_partition
 from workbench.scale.storage import absolute, clear, describe_parts, join, remove, remove_tree, write_bytes
-from workbench.writers.request_folder import HEADERS_KEY, manifest
-from workbench.writers.snapshot import export_accepted
+from workbench.writers import HEADERS_KEY, export_accepted, manifest
 
 if TYPE_CHECKING:
     from distributed import Client
@@ -186,7 +185,8 @@ def partitions(client: Client, sources: Sequence[str | Path], size: int = DEFAUL
 def run(client: Client, parts: list[Partition], job: Job, progress: bool = True) -> list[PartResult]:
     """Every partition on the cluster, results in partition order; a bar counts the partitions done."""
     from distributed import as_completed
-    from tqdm.auto import tqdm
+
+    from workbench.display import progress_bar as tqdm  # a notebook keeps the finished bar as text
 
     futures = client.map(run_partition, parts, job=job, pure=False)
     done: list[PartResult] = []

@@ -30,7 +30,7 @@ from loaders.rates import read_rates_table
 from loaders.schemas import RATE_FIELDS, RATES_COLUMNS
 from loaders.schemas import empty_rates as empty_rates_frame
 from loaders.unread import attach_unread, unread_rows
-from workbench.flows.frames import CANONICAL, frame_source, read_rates_frame
+from workbench.flows import CANONICAL, frame_source, read_rates_frame
 from workbench.scale.storage import filesystem
 
 SUFFIXES = (".parquet", ".parq", ".pq")

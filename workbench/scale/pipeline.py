@@ -24,13 +24,19 @@ import pandas as pd
 from expectations import FxTable, validate_rates
 from loaders import Loaded, Registry
 from loaders.issues import empty_issues
-from workbench.flows.rates import RatesCheck
+from workbench.flows import RatesCheck
 from workbench.scale.parquet import FileSlice, concat_loaded, read_slice
 from workbench.scale.storage import join, write_files, write_parquet
-from workbench.writers.batches import RateRequest
-from workbench.writers.deltas import cell_keys, changed_against
-from workbench.writers.request_folder import CELL_COLUMNS, CELLS, manifest, plan_folder
-from workbench.writers.snapshot import read_accepted
+from workbench.writers import (
+    CELL_COLUMNS,
+    CELLS,
+    RateRequest,
+    cell_keys,
+    changed_against,
+    manifest,
+    plan_folder,
+)
+from workbench.writers import read_accepted_snapshot as read_accepted
 
 if TYPE_CHECKING:
     from workbench.config import Settings
@@ -130,7 +136,7 @@ def with_platform(job: Job, frame: pd.DataFrame) -> Registry:
     machine account: they share its token (``workbench.transport.token_cache``), one exchange for them all."""
     if job.platform is None or not len(frame):
         return job.registry
-    from workbench.platform.registry import fetch_registry
+    from workbench.platform import fetch_registry
 
     return job.registry.merge(fetch_registry(job.platform, frame["hotel_code"].dropna().astype(int).unique()))
 

@@ -26,7 +26,7 @@ from typing import Any
 import httpx
 
 from workbench.config import Settings
-from workbench.ota.response import OTAResponse, ResponseParseError, extract_ruid, parse_response
+from workbench.ota import OTAResponse, ResponseParseError, extract_ruid, parse_response
 from workbench.transport import verdicts as v
 from workbench.transport.answer import ACCEPT_ENCODING, AnswerLimits, AnswerProblem, read_answer, too_slow
 from workbench.transport.backoff import RetryPolicy, parse_retry_after

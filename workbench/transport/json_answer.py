@@ -19,7 +19,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from workbench.modular.envelope import RETRY_LATER, ApiError, Envelope, EnvelopeParseError, parse_envelope
-from workbench.ota.response import Notice, extract_ruid
+from workbench.ota import Notice, extract_ruid
 from workbench.transport.result import Outcome
 
 #: members of which at least one makes a JSON object an answer envelope

@@ -23,7 +23,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
-from workbench.ota.response import Notice
+from workbench.ota import Notice
 from workbench.transport.errors import ConfigurationError
 from workbench.transport.operations import (
     BASIC_AUTH_SUNSET,

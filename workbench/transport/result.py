@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from workbench.ota.response import Notice, OTAResponse
+from workbench.ota import Notice, OTAResponse
 
 
 def _json_notices(items: Any, kind: str) -> tuple[Notice, ...]:

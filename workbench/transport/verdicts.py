@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from workbench.ota.response import OTAResponse
+from workbench.ota import OTAResponse
 from workbench.transport.answer import BAD_ENCODING, TOO_LARGE, TOO_SLOW
 from workbench.transport.result import Attempt, Outcome, Result
 

@@ -24,7 +24,7 @@ import pandas as pd
 import pyarrow as pa
 
 from loaders.schemas import RESTRICTIONS
-from workbench.ota.avail_notif import DEFAULT_READING, messages_xml, parse_avail_notif, request_xml
+from workbench.ota import DEFAULT_READING, messages_xml, parse_avail_notif, request_xml
 from workbench.writers.batches import RateRequest, batch_requests, message_locators
 from workbench.writers.compress import plan_series, series_months
 from workbench.writers.journal_avail import CELL_FIELDS

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from workbench.ota.rate_amount import build_bytes_from_lists, vector_amounts
+from workbench.ota import build_bytes_from_lists, vector_amounts
 from workbench.writers.compress import Compressed, compress
 
 

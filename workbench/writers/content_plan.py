@@ -19,13 +19,7 @@ from dataclasses import dataclass, field
 import pandas as pd
 
 from loaders import ISSUE_COLUMNS
-from workbench.ota.content_notif import (
-    NEW,
-    OVERLAY,
-    PARTS,
-    build_content,
-    canonical_rows,
-)
+from workbench.ota import NEW, OVERLAY, PARTS, build_content, canonical_rows
 from workbench.writers.journal import Journal
 
 PARTS_COLUMNS = ["property", "hotel_code", "custom_id", "notif_type", "part", "change", "before", "after"]

@@ -17,8 +17,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from workbench.ota.content_notif import NEW, PARTS, is_build_hotel, parse_content_response
-from workbench.ota.response import ResponseParseError
+from workbench.ota import NEW, PARTS, ResponseParseError, is_build_hotel, parse_content_response
 from workbench.transport.backoff import RetryPolicy
 from workbench.transport.result import Result
 from workbench.writers.content_plan import ContentRequest

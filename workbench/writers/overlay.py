@@ -33,8 +33,18 @@ import pandas as pd
 from expectations.rooms import MAX_ROOM_TYPES, bed_types
 from loaders.issues import combine, empty_issues, issues_from_records
 from loaders.rooms import room_keys
-from workbench.ota.descriptive_info import AMENITIES_FACT, FACTS, SUBROOMS_FACT, PlatformRooms
-from workbench.ota.inv_notif import NEW, OVERLAY, Amenity, RoomTypeMessage, SubRoom, build_inv_notif
+from workbench.ota import (
+    AMENITIES_FACT,
+    FACTS,
+    NEW,
+    OVERLAY,
+    SUBROOMS_FACT,
+    Amenity,
+    PlatformRooms,
+    RoomTypeMessage,
+    SubRoom,
+    build_inv_notif,
+)
 from workbench.writers.room_amenities import (
     State,
     amenities_of,

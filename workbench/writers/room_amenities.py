@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 import pandas as pd
 
 from expectations.rooms import amenity_names
-from workbench.ota.inv_notif import Amenity
+from workbench.ota import Amenity
 from workbench.writers.room_values import integer, value
 
 Key = tuple[int, int | None]             # (code, Configuration)

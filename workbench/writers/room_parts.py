@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 import pandas as pd
 
-from workbench.ota.descriptive_info import SUBROOMS_FACT
+from workbench.ota import SUBROOMS_FACT
 from workbench.writers.room_values import integer, same, text, value, wire
 
 UNKNOWN = "(not in the platform's read)"

@@ -18,9 +18,17 @@ from dataclasses import dataclass
 import pandas as pd
 
 from loaders.schemas import AMENITIES_COLUMNS, ROOMS_COLUMNS, SUBROOMS_COLUMNS
-from workbench.ota.descriptive_info import FACTS, ROOM_PART, SUBROOMS_FACT, UNKNOWN_COLUMNS, PlatformRooms
-from workbench.ota.inv_notif import NEW, SubRoom, parse_inv_notif_request
-from workbench.ota.ns import int_or_none
+from workbench.ota import (
+    FACTS,
+    NEW,
+    ROOM_PART,
+    SUBROOMS_FACT,
+    UNKNOWN_COLUMNS,
+    PlatformRooms,
+    SubRoom,
+    int_or_none,
+    parse_inv_notif_request,
+)
 
 #: the Room part's attributes the read lacks, as ``rooms`` columns (RoomType is in the read)
 _ROOM_ATTRS = {"RoomID": "room_id", "SizeMeasurement": "size_measurement",

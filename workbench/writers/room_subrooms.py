@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from workbench.ota.inv_notif import SubRoom
+from workbench.ota import SubRoom
 from workbench.writers.room_amenities import (
     State,
     amenities_of,

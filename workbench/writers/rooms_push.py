@@ -17,15 +17,17 @@ from typing import Any
 
 import pandas as pd
 
-from workbench.ota.descriptive_info import (
+from workbench.ota import (
     AMENITIES_FACT,
+    NEW,
     OCCUPANCY_PART,
     QUANTITIES_PART,
     ROOM_PART,
     SUBROOMS_FACT,
     PlatformRooms,
+    parse_cross_refs,
+    sent_parts,
 )
-from workbench.ota.inv_notif import NEW, parse_cross_refs, sent_parts
 from workbench.transport.result import Result
 from workbench.writers.folder import Folder
 from workbench.writers.kind import Answer, Kind, Resolution

@@ -5,6 +5,7 @@ column widths, filters and hidden columns; and every report is written whole or 
 from __future__ import annotations
 
 import datetime as dt
+import os
 import shutil
 from pathlib import Path
 
@@ -110,3 +111,17 @@ def test_a_report_gets_the_permissions_a_plain_write_gives(tmp_path: Path) -> No
 
     whole = write_text_whole(tmp_path / "report.html", "x")
     assert whole.stat().st_mode & 0o777 == plain.stat().st_mode & 0o777
+
+
+def test_a_report_follows_a_umask_changed_while_running(tmp_path: Path) -> None:
+    from workbench.reports.output_files import write_text_whole
+
+    for mask in (0o077, 0o022):
+        old = os.umask(mask)
+        try:
+            plain = tmp_path / f"plain-{mask:o}.txt"
+            plain.write_text("x", encoding="utf-8")
+            whole = write_text_whole(tmp_path / f"whole-{mask:o}.txt", "x")
+        finally:
+            os.umask(old)
+        assert whole.stat().st_mode & 0o777 == plain.stat().st_mode & 0o777 == 0o666 & ~mask

@@ -23,7 +23,7 @@ from datetime import date, timedelta
 
 from lxml import etree
 
-from workbench.ota.ns import localname
+from workbench.ota import localname
 from workbench.sandbox.platform.issues import Issue
 from workbench.sandbox.platform.rate_rules import date_window, weekdays_of
 from workbench.sandbox.platform.seed import Registry

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from lxml import etree
 
-from workbench.ota.ns import localname
+from workbench.ota import localname
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,7 @@ from datetime import date
 
 from lxml import etree
 
-from workbench.ota.ns import child, children, localname
+from workbench.ota import child, children, localname
 from workbench.sandbox.platform import country_facts
 from workbench.sandbox.platform.city_tax import CityTaxCategory, same_city
 from workbench.sandbox.platform.issues import Issue

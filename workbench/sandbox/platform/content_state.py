@@ -16,7 +16,7 @@ from datetime import UTC, datetime
 
 from lxml import etree
 
-from workbench.ota.ns import localname, parse_xml
+from workbench.ota import localname, parse_xml
 from workbench.sandbox.platform.content_rules import path_all
 from workbench.sandbox.platform.seed import Registry
 from workbench.sandbox.platform.store import Store

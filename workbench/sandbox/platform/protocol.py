@@ -19,7 +19,7 @@ from typing import Any
 import brotli
 from lxml import etree
 
-from workbench.ota.ns import OTA_NS, UnsafeXMLError, XMLSyntaxError, parse_xml
+from workbench.ota import OTA_NS, UnsafeXMLError, XMLSyntaxError, parse_xml
 from workbench.sandbox import lzw
 from workbench.sandbox.platform.endpoints import BXML, JSON, Endpoint
 from workbench.sandbox.platform.issues import Issue, Misuse

@@ -15,7 +15,7 @@ from decimal import Decimal
 
 from lxml import etree
 
-from workbench.ota.ns import localname
+from workbench.ota import localname
 from workbench.sandbox.platform.fx import PRICE_CAP_EUR, FXTable
 from workbench.sandbox.platform.issues import Issue
 from workbench.sandbox.platform.seed import Registry

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 from lxml import etree
 
-from workbench.ota.ns import localname
+from workbench.ota import localname
 from workbench.sandbox.platform.issues import Issue
 from workbench.sandbox.platform.room_codes import (
     KITCHEN_CODES,

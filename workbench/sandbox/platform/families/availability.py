@@ -14,7 +14,7 @@ from datetime import date, timedelta
 
 from lxml import etree
 
-from workbench.ota.ns import localname
+from workbench.ota import localname
 from workbench.sandbox.platform.availability_rules import AvailRules
 from workbench.sandbox.platform.availability_state import AvailabilityStore
 from workbench.sandbox.platform.calls import Call, Family, PlatformState, Reply

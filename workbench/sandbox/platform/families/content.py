@@ -21,7 +21,7 @@ from datetime import date
 
 from lxml import etree
 
-from workbench.ota.ns import OTA_NS, localname
+from workbench.ota import OTA_NS, localname
 from workbench.sandbox.platform import city_tax
 from workbench.sandbox.platform.calls import Call, Family, PlatformState, Reply
 from workbench.sandbox.platform.content_rules import REQUIRED_PROFILES, attr, check_content, path_all

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from lxml import etree
 
-from workbench.ota.ns import localname
+from workbench.ota import localname
 from workbench.sandbox.platform.calls import Call, Family, PlatformState, Reply
 from workbench.sandbox.platform.endpoints import bxml
 from workbench.sandbox.platform.protocol import bxml_body, bxml_error

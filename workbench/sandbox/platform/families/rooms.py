@@ -22,7 +22,7 @@ from datetime import date
 
 from lxml import etree
 
-from workbench.ota.ns import OTA_NS, localname
+from workbench.ota import OTA_NS, localname
 from workbench.sandbox.platform.calls import Call, Family, PlatformState, Reply
 from workbench.sandbox.platform.endpoints import ota
 from workbench.sandbox.platform.issues import Issue
