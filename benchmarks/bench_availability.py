@@ -197,15 +197,17 @@ def in_fresh_process(script: str, *args: str) -> dict:
 
 
 def command(xlsx: Path, registry: Path, out: Path) -> dict:
-    """``workbench push availability XLSX --dry-run OUT`` in a fresh process: its wall and CPU time."""
-    cpu0, _ = _children()
+    """``workbench push availability XLSX --dry-run OUT`` in a fresh process: its wall and CPU time (and of that,
+    the kernel's)."""
+    cpu0, sys0 = _children()
     t0 = time.perf_counter()
     done = subprocess.run([sys.executable, "-m", "workbench.cli", "push", "availability", str(xlsx), "--registry",
                            str(registry), "--as-of", AS_OF, "--skip-invalid", "--dry-run", str(out)],
                           capture_output=True, text=True, cwd=HERE.parent)
     if done.returncode != 0:
         raise SystemExit(f"the command failed:\n{done.stdout}\n{done.stderr}")
-    return {"process_wall": time.perf_counter() - t0, "process_cpu": _children()[0] - cpu0}
+    cpu, kernel = _children()
+    return {"process_wall": time.perf_counter() - t0, "process_cpu": cpu - cpu0, "process_sys": kernel - sys0}
 
 
 def with_dimension(xlsx: Path, rows: int) -> Path:
@@ -228,6 +230,7 @@ def with_dimension(xlsx: Path, rows: int) -> Path:
 def xlsx_to_requests(xlsx: Path, registry: Path, runs: int, rows: int) -> dict:
     """Interleaved runs of the command, the staged path and the raw read, on the workbook and on its copy with a
     dimension; medians."""
+    load = load_average()  # before the runs
     outs = Path(tempfile.mkdtemp(prefix="workbench-avail-bench-"))
     dimensioned = with_dimension(xlsx, rows)
     paths, raws, commands, dim_raws, dim_commands = [], [], [], [], []
@@ -246,7 +249,8 @@ def xlsx_to_requests(xlsx: Path, registry: Path, runs: int, rows: int) -> dict:
     def med(rows: list[dict], key: str, sub: str | None = None) -> float:
         return statistics.median(r[sub][key] if sub else r[key] for r in rows)
 
-    return {"runs": paths, "raws": raws, "commands": commands,
+    return {"runs": paths, "raws": raws, "commands": commands, "load": load,
+            "command_sys": med(commands, "process_sys"),
             "command_wall": med(commands, "process_wall"), "command_cpu": med(commands, "process_cpu"),
             "dim_command_cpu": med(dim_commands, "process_cpu"), "dim_command_wall": med(dim_commands, "process_wall"),
             "dim_raw_cpu": med(dim_raws, "process_cpu"), "dim_raw_wall": med(dim_raws, "process_wall"),
@@ -363,7 +367,7 @@ def section(meta: dict, e2e: dict, comp: dict, kinds: list[dict], paper: dict, p
         SECTION, "",
         f"Measured {dt.date.today()} with `.venv/bin/python benchmarks/bench_availability.py --cells "
         f"{meta['values']} --runs {len(e2e['runs'])}` (code {code}; CPython {platform.python_version()}; 2 cores "
-        f"shared with other engineers' work, load average before the runs {load_average()}). The workbook: "
+        f"shared with other engineers' work, load average before the runs {e2e['load']}). The workbook: "
         f"{meta['rows']:,} rows, {meta['values']:,} values ({meta['rooms']} room types of {meta['hotels']} properties "
         f"x {meta['nights']} nights: rooms to sell per room type, and Closed, ClosedToArrival, MinStayArrival for "
         f"each of {meta['rates_per_room']} rates), {Path(e2e.get('xlsx', '')).name}; checked with a registry (every "
@@ -421,21 +425,30 @@ def section(meta: dict, e2e: dict, comp: dict, kinds: list[dict], paper: dict, p
         "the quota: " + ("the quota sets the pace." if parse_minutes < paper["minutes"] else
                          "reading the answers on one core is as slow as the quota: the read-back of 10,000 properties "
                          "needs both cores (or fewer room-rates per property) to keep up."),
-        "- Where the command's time goes, and why 2.5x is out of reach for this workbook: fastexcel's read is only "
-        f"{e2e['raw_cpu']:.2f} s CPU (430,000 sparse rows), so the target leaves {2.5 * e2e['raw_process_cpu']:.2f} s "
-        f"for everything; the interpreter, the imports (pandas, pyarrow, numpy: no fewer will do) and the exit take "
-        f"{e2e['command_cpu'] - e2e['inside_cpu']:.2f} s of the command before anything is read, and the sheet's "
-        "113 MB of XML are inflated a second time (0.25-0.3 s) either by the bounds check (no `<dimension>`: "
-        "`loaders.xlsx_bounds`, which now also notes a sheet without formulas or merged cells) or, when the "
-        "dimension spares that, by the search for formulas without a saved value (a blank cell means \"leave as it "
-        "is\", so a formula that lost its value must not pass for one); then the rules, the compressor and the XML, "
-        "and 1,176 files with their manifest and `cells.parquet` (kernel time for the files, 0.15-0.25 s).",
-        "- What this branch changed, same machine: at the start the stages script measured 4.05x CPU (it did not "
-        "apply the command's memory settings), 3.62x with them; the formula search skipped when the bounds scan saw "
-        "the sheet whole without a formula or merged cell (-0.25 s on this workbook), `source_rows` from the "
-        "categories' codes instead of a million texts (0.37 -> 0.06 s), each message's text after its LocatorID and "
-        "dates made once per value, room-rate and weekdays (0.28 -> 0.15 s), `check_availability` no longer importing "
-        "the push, the journal rows inserted from whole columns (3x faster) into a `WITHOUT ROWID` table.",
+        f"- Where the command's {e2e['command_cpu']:.2f} s CPU go: {e2e['command_sys']:.2f} s are kernel time (page "
+        "faults of the ~650 MB the frames take at their peak, against ~250 MB for the raw read, and creating 1,176 "
+        f"files); outside the script's stages from the read on {e2e['command_cpu'] - e2e['inside_cpu']:.2f} s: the "
+        "interpreter, the imports (pandas, pyarrow, numpy ~0.3 s; the CLI's typer and every command's module "
+        "~0.15 s), the settings and the exit; fastexcel's read itself, plus "
+        "~0.12 s for the value columns it is asked to give as text (so a TRUE stays a flag's value, never a count "
+        "of 1); the bounds scan of a sheet without `<dimension>` ~0.25 s (its 113 MB of XML inflated, 0.1 s, and "
+        "searched by RE2 for references past the bounds, cells without a position, formulas and merged cells, "
+        "0.15 s; with the dimension the search for formulas without a saved value takes its place); then the "
+        "stages above. What 2.5x would still need (~0.4 s more): the canonical frame's repeated texts (`source`, "
+        "`sheet`, `restriction`, `value_column`: ~100 MB for a million values, ~25,000 page faults) kept as "
+        "categories (a change of the frame's schema for API users), the value columns read as numbers when the "
+        "bounds scan saw no boolean cell (`t=\"b\"`) in the sheet (~0.12 s), and the dry run not importing the push "
+        "(`workbench.flows.rates`, `writers.plan`, the transport: ~0.07 s) nor the CLI every command's module.",
+        "- Before this branch (code a3660b1, load 4.1/4.0/5.4): 3.24 s CPU against 0.98 s raw = 3.31x (stages: "
+        "imports 0.40, read 1.42, check 0.31, compress and build 0.41, write the folder 0.36). This branch "
+        "(avail-speed): every message's XML made at once by Arrow's string kernels (`ota.avail_notif.messages_xml`; "
+        "build 0.15 -> 0.06 s), the canonical frame assembled once instead of a frame per value column "
+        "concatenated, the rules' restriction codes named from their first rows instead of a million texts (check "
+        "-0.05 s and 56,000 page faults), blocks past 32 MiB taken from the heap too (`workbench.memory`: freed ones "
+        "reused, ~33,000 fewer faults), and the push reports' module (and the `workbench.reports` face's writers) "
+        "imported only when a report is asked for (~0.1 s of imports). Side by side with main (code 4a4a86f), 5 "
+        "interleaved runs each, load rising from 2.8 to 7.6: 3.75 s -> 3.32 s CPU a command (kernel 0.97 -> 0.84 s); "
+        "after merging main (2ec05cb), load 5.4 rising to 11.9: 4.01 s -> 3.75 s (kernel 1.06 -> 0.90 s).",
     ]
     return "\n".join(lines) + "\n"
 

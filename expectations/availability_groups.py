@@ -79,8 +79,8 @@ def restriction_codes(c: AvailabilityRules) -> tuple[np.ndarray, dict[str, int]]
     """Each row's restriction as a code, and the code of each restriction present (no 1M strings compared)."""
     codes, _ = c.coder.codes("restriction")
     first = c.coder.keys("restriction").first
-    return codes, {str(name): int(codes[i]) for name, i in zip(c.frame["restriction"].to_numpy()[first], first,
-                                                                strict=True)}
+    names = c.frame["restriction"].array.take(first)  # the few first rows' names, not a million texts made
+    return codes, {str(name): int(codes[i]) for name, i in zip(names, first, strict=True)}
 
 
 def min_above_max(c: AvailabilityRules) -> pd.DataFrame:

@@ -26,6 +26,7 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 
 from loaders import normalize as norm
 from loaders.errors import LoadError
@@ -253,18 +254,20 @@ def _values(s: RateSheet, text: pd.Series, rows: pd.Series, name: str,
     return cells.rows(numbers.fillna(0).to_numpy(dtype=np.int64), 0), given
 
 
-def _assemble(s: RateSheet, keys: _Keys, at: np.ndarray, dates: np.ndarray, restriction: str,
-              value: np.ndarray, column: np.ndarray | str) -> pd.DataFrame:
-    """The frame rows: sheet row ``at[i]`` (a position in the sheet's rows) sets ``restriction`` to
-    ``value[i]`` on night ``dates[i]``, read from the cell under ``column`` (one header, or one per row)."""
+def _assemble(s: RateSheet, keys: _Keys, at: np.ndarray, dates: np.ndarray, restriction: str | pd.Series,
+              value: np.ndarray, column: np.ndarray | str | pd.Series) -> pd.DataFrame:
+    """The frame rows: sheet row ``at[i]`` (a position in the sheet's rows) sets ``restriction`` (one, or one
+    per row) to ``value[i]`` on night ``dates[i]``, read from the cell under ``column`` (one header, or one per
+    row)."""
     index = pd.RangeIndex(len(at))
-    col = repeated(column, index) if isinstance(column, str) else pd.Series(column, index=index, dtype="string")
+    col = repeated(column, index) if isinstance(column, str) else column if isinstance(column, pd.Series) \
+        else pd.Series(column, index=index, dtype="string")
     return pd.DataFrame({
         "hotel_code": pd.Series(keys.hotel.array.take(at), index=index),
         "inv_type_code": pd.Series(keys.room.array.take(at), index=index),
         "rate_plan_code": pd.Series(keys.rate.array.take(at), index=index),
         "date": pd.Series(dates, index=index, dtype="datetime64[ns]"),
-        "restriction": repeated(restriction, index),
+        "restriction": repeated(restriction, index) if isinstance(restriction, str) else restriction,
         "value": pd.Series(pd.arrays.IntegerArray(value.astype(np.int64), np.zeros(len(at), dtype=bool)),
                            index=index),
         "source": repeated(s.raw.source, index), "sheet": repeated(s.raw.sheet, index),
@@ -299,14 +302,28 @@ def _rows(s: RateSheet, plan: _Plan, keys: _Keys) -> tuple[pd.DataFrame, pd.Data
     else:
         at, night_dates = np.flatnonzero(ok), dates[ok]
         first_night = dates
-    pieces = []
+    kept = []  # per value column: the rows setting it (assembled at once below: no frame per column to concat)
     for name, value, given in parts:
         keep = given[at]
-        pieces.append(_assemble(s, keys, at[keep], night_dates[keep], name, value[at][keep], s.header(name)))
+        kept.append((at[keep], night_dates[keep], value[at][keep]))
         bad_at = np.flatnonzero(~ok & given)  # a row left out for a key cell: its values, for the rules
         if len(bad_at):
             unread_parts.append(_assemble(s, keys, bad_at, first_night[bad_at], name, value[bad_at], s.header(name)))
-    return _concat(pieces), _concat(unread_parts)
+    sizes = [len(k[0]) for k in kept]
+    if not sum(sizes):
+        return empty_availability(), _concat(unread_parts)
+    index = pd.RangeIndex(sum(sizes))
+    which = pa.array(np.repeat(np.arange(len(kept), dtype=np.int32), sizes))
+    frame = _assemble(s, keys, np.concatenate([k[0] for k in kept]), np.concatenate([k[1] for k in kept]),
+                      _labels([name for name, _, _ in parts], which, index),
+                      np.concatenate([k[2] for k in kept]), _labels([s.header(n) for n, _, _ in parts], which, index))
+    return frame, _concat(unread_parts)
+
+
+def _labels(texts: list[str], which: pa.Array, index: pd.RangeIndex) -> pd.Series:
+    """``texts[which[i]]`` on row ``i``: a string column as :func:`repeated` makes them (one text per row)."""
+    return pd.Series(pd.arrays.ArrowStringArray(pa.array(texts, pa.large_string()).take(which)), index=index,
+                     copy=False)
 
 
 def _wide(s: RateSheet, plan: _Plan, keys: _Keys) -> tuple[pd.DataFrame, pd.DataFrame]:

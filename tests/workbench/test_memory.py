@@ -48,6 +48,30 @@ def test_freed_memory_is_reused_without_faulting_it_in_again() -> None:
     assert min(off["faults"]) > 2000  # mapped and faulted in anew each time (~9,000 pages made)
 
 
+BIG = """
+import json, resource
+from workbench.memory import keep_freed_memory
+
+applied = keep_freed_memory()
+faults = []
+for _ in range(4):  # blocks past glibc's largest mmap threshold (32 MiB), as a reader's cell buffers are
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
+    block = bytearray(48_000_000)  # malloc's (numpy would ask for huge pages itself)
+    block[::4096] = bytes(len(range(0, 48_000_000, 4096)))  # every page written
+    del block
+    faults.append(resource.getrusage(resource.RUSAGE_SELF).ru_minflt - before)
+print(json.dumps({"applied": applied, "faults": faults[1:]}))
+"""
+
+
+def test_blocks_past_32_mib_are_reused_too() -> None:
+    done = subprocess.run([sys.executable, "-c", BIG], capture_output=True, text=True, check=True,
+                          env={**os.environ, "WORKBENCH_MALLOC_TUNING": "1"})
+    on = json.loads(done.stdout.strip().splitlines()[-1])
+    assert on["applied"]
+    assert max(on["faults"]) < 500  # the heap's pages again, not 11,700 new ones each time
+
+
 def test_fewer_collections_raises_the_threshold_unless_switched_off() -> None:
     probe = ("import gc, json; from workbench.memory import fewer_collections; fewer_collections(); "
              "print(json.dumps([gc.get_threshold()[0], gc.get_freeze_count() > 0]))")

@@ -181,7 +181,6 @@ def push_availability_cmd(
     """
     from loaders import LoadError
     from workbench.errors import BlockedByErrors, WorkbenchError
-    from workbench.reports.push import check_push_report_path
     from workbench.writers import AVAILABILITY, PushInterrupted
 
     check_outputs({"files": files, "--registry": registry, "--rooms": rooms, "--waivers": waivers,
@@ -197,7 +196,9 @@ def push_availability_cmd(
         from workbench.reports.plan import check_plan_report_path
 
         check_paths(report, check_plan_report_path)
-    else:
+    elif report:  # the reports' module only when one is asked for (a dry run's imports stay few)
+        from workbench.reports.push import check_push_report_path
+
         check_paths(report, check_push_report_path)
     day = _day(as_of)
     reports = PushReports(report, journal, AVAILABILITY)

@@ -108,9 +108,9 @@ class PushReports:
         stop(str(exc))
 
     def nothing_sent(self, reason: str, check=None, target: str = "") -> None:
-        from workbench.reports.push import NothingSent
-
         if self.paths:  # without a check the files may not be readable: the report does not copy them
+            from workbench.reports.push import NothingSent  # only then: a dry run without reports stays light
+
             kind = {"kind": self.kind} if self.kind is not None else {}
             self.write(NothingSent(reason, check.not_sent() if check is not None else None,
                                    check.files if check is not None else [], target, **kind))

@@ -15,7 +15,9 @@ if TYPE_CHECKING:
     from workbench.ota.avail_notif import (
         DEFAULT_READING,
         build_avail_notif,
+        messages_xml,
         parse_avail_notif,
+        request_xml,
     )
     from workbench.ota.content_notif import (
         NEW,
@@ -96,6 +98,8 @@ __getattr__, __dir__ = lazy_exports(__name__, {
     "build_avail_notif": "workbench.ota.avail_notif",
     "DEFAULT_READING": "workbench.ota.avail_notif",
     "parse_avail_notif": "workbench.ota.avail_notif",
+    "messages_xml": "workbench.ota.avail_notif",
+    "request_xml": "workbench.ota.avail_notif",
     "build_content": "workbench.ota.content_notif",
     "canonical_rows": "workbench.ota.content_notif",
     "is_build_hotel": "workbench.ota.content_notif",
@@ -188,6 +192,7 @@ __all__ = [
     "is_build_hotel",
     "localname",
     "lookups_request_body",
+    "messages_xml",
     "parse_avail_notif",
     "parse_content_response",
     "parse_cross_refs",
@@ -198,6 +203,7 @@ __all__ = [
     "parse_room_rate_availability",
     "parse_roomrates",
     "parse_xml",
+    "request_xml",
     "roomrates_request_body",
     "sent_parts",
     "vector_amounts",

@@ -22,9 +22,13 @@ import datetime as dt
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any, TypeAlias
 from xml.sax.saxutils import quoteattr
 
+import numpy as np
 import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
 
 from workbench.config import LOS_READINGS
 from workbench.ota.ns import OTA_NS, child, children, parse_xml
@@ -158,30 +162,70 @@ def _days(mask: int) -> str:
     return "" if mask == ALL_DAYS else "".join(f' {k}="{v}"' for k, v in weekday_attributes(mask).items())
 
 
+#: a column of messages: a list, a numpy array or a pandas Series
+Column: TypeAlias = "Sequence[Any] | np.ndarray | pd.Series | pa.Array"
+
+
 def build_avail_notif(hotel_code: int, restrictions: Sequence[str], values: Sequence[int], starts: Sequence[str],
                       ends: Sequence[str], rooms: Sequence[object], rates: Sequence[object], masks: Sequence[int],
                       timestamp: dt.datetime | None = None, reading: str = DEFAULT_READING) -> bytes:
     """One ``OTA_HotelAvailNotifRQ`` for one hotel: message ``n`` (1-based, its ``LocatorID``) sets
     ``restrictions[n-1]`` to ``values[n-1]`` (see :func:`message_xml`)."""
+    texts, _ = messages_xml(range(1, len(restrictions) + 1), restrictions, values, starts, ends, rooms, rates, masks,
+                            reading)
+    return request_xml(hotel_code, texts, timestamp)
+
+
+def request_xml(hotel_code: int, messages: bytes, timestamp: dt.datetime | None = None) -> bytes:
+    """The ``OTA_HotelAvailNotifRQ`` of one hotel around its messages' XML (:func:`messages_xml`'s bytes)."""
+    ts = (timestamp or dt.datetime.now(dt.UTC)).isoformat(timespec="seconds")
+    return b"".join([f"<?xml version='1.0' encoding='UTF-8'?>\n<OTA_HotelAvailNotifRQ xmlns=\"{OTA_NS}\" "
+                     f'Version="{VERSION}" TimeStamp={_attr(ts)}><AvailStatusMessages HotelCode="{int(hotel_code)}">'
+                     .encode(), messages, b"</AvailStatusMessages></OTA_HotelAvailNotifRQ>"])
+
+
+def messages_xml(locators: Column, restrictions: Column, values: Column, starts: Column, ends: Column, rooms: Column,
+                 rates: Column, masks: Column, reading: str = DEFAULT_READING) -> tuple[bytes, np.ndarray]:
+    """Every message's XML one after the other (message ``i`` is ``message_xml(locators[i], restrictions[i],
+    ...)``) as UTF-8, and the ``len + 1`` byte offsets where each begins (message ``i`` is
+    ``texts[offsets[i]:offsets[i + 1]]``; the messages of a request are consecutive). What follows a message's
+    dates is made once per (restriction, value, room, rate plan, weekdays), the rest by Arrow's string kernels
+    over whole columns: no Python per message."""
     if reading not in LOS_READINGS:
         raise ValueError(f"LOS reading `{reading}` is not one of {', '.join(LOS_READINGS)}")
-    ts = (timestamp or dt.datetime.now(dt.UTC)).isoformat(timespec="seconds")
-    parts = [f"<?xml version='1.0' encoding='UTF-8'?>\n<OTA_HotelAvailNotifRQ xmlns=\"{OTA_NS}\" "
-             f'Version="{VERSION}" TimeStamp={_attr(ts)}><AvailStatusMessages HotelCode="{int(hotel_code)}">']
-    # each message is message_xml's text; what follows its LocatorID and its dates is made once per
-    # (value, room-rate, weekdays) and reused (a month of a room-rate repeats them)
-    pieces: dict[tuple[object, ...], tuple[str, str]] = {}
-    for n, (restriction, value, start, end, room, rate, mask) in enumerate(
-            zip(restrictions, values, starts, ends, rooms, rates, masks, strict=True), start=1):
-        key = (restriction, value, room, rate, mask)
-        piece = pieces.get(key)
-        if piece is None:
-            head, inner = _carried(restriction, int(value), reading)
-            piece = pieces[key] = (f'"{head}><StatusApplicationControl Start="',
-                                   f'"{_target(room, rate)}{_days(mask)}/>{inner}</AvailStatusMessage>')
-        parts.append(f'<AvailStatusMessage LocatorID="{n}{piece[0]}{start}" End="{end}{piece[1]}')
-    parts.append("</AvailStatusMessages></OTA_HotelAvailNotifRQ>")
-    return "".join(parts).encode()
+    n = len(restrictions)
+    if n == 0:
+        return b"", np.zeros(1, dtype=np.int64)
+    key = np.zeros(n, dtype=np.int64)
+    factorized = []
+    for column in (restrictions, values, rooms, rates, masks):  # combined a column at a time: never overflows
+        codes, uniques = pd.factorize(column if isinstance(column, pd.Series) else pd.Series(list(column),
+                                                                                                dtype=object))
+        factorized.append((codes, [*uniques, None]))  # code -1 (missing) picks the None
+        key, _ = pd.factorize(key * (len(uniques) + 1) + codes + 1)
+    first = np.empty(int(key.max()) + 1, dtype=np.int64)
+    first[key[::-1]] = np.arange(n - 1, -1, -1)  # the first message of each combination
+    picked = [[uniques[c] for c in codes[first].tolist()] for codes, uniques in factorized]
+    heads, tails = [], []
+    for restriction, value, room, rate, mask in zip(*picked, strict=True):
+        head, inner = _carried(restriction, int(value), reading)
+        heads.append(f'"{head}><StatusApplicationControl Start="')
+        tails.append(f'"{_target(room, rate)}{_days(int(mask))}/>{inner}</AvailStatusMessage>')
+    take, text = pa.array(key), pa.large_string()
+    joined = pc.binary_join_element_wise(
+        pa.scalar('<AvailStatusMessage LocatorID="', text),
+        pc.cast(pa.array(np.asarray(locators, dtype=np.int64)), text), pa.array(heads, text).take(take),
+        _texts(starts), pa.scalar('" End="', text), _texts(ends), pa.array(tails, text).take(take),
+        pa.scalar("", text))
+    _, offsets, data = joined.buffers()
+    at = np.frombuffer(offsets, dtype=np.int64)[joined.offset: joined.offset + n + 1]
+    return data.to_pybytes()[at[0]:at[-1]] if data is not None else b"", at - at[0]
+
+
+def _texts(values: Column) -> pa.Array:
+    if isinstance(values, pa.Array):
+        return values.cast(pa.large_string())
+    return pa.array(values if isinstance(values, np.ndarray) else list(values), pa.large_string())
 
 
 def parse_avail_notif(body: bytes, reading: str = DEFAULT_READING) -> list[dict[str, object]]:
@@ -223,5 +267,5 @@ def _flag(text: str | None) -> bool | None:
     return None if text is None else text.strip().lower() in ("1", "true")
 
 
-__all__ = ["BY_RESTRICTION", "DEFAULT_READING", "TABLE", "Carried", "build_avail_notif", "message_xml",
-           "parse_avail_notif", "table_markdown"]
+__all__ = ["BY_RESTRICTION", "DEFAULT_READING", "TABLE", "Carried", "build_avail_notif", "message_xml", "messages_xml",
+           "parse_avail_notif", "request_xml", "table_markdown"]

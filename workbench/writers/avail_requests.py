@@ -21,9 +21,10 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 
 from loaders.schemas import RESTRICTIONS
-from workbench.ota import DEFAULT_READING, build_avail_notif, parse_avail_notif
+from workbench.ota import DEFAULT_READING, messages_xml, parse_avail_notif, request_xml
 from workbench.writers.batches import RateRequest, batch_requests, message_locators
 from workbench.writers.compress import plan_series, series_months
 from workbench.writers.journal_avail import CELL_FIELDS
@@ -85,13 +86,19 @@ def iter_avail_requests(c: AvailCompressed, timestamp: dt.datetime | None = None
     timestamp = timestamp or dt.datetime.now(dt.UTC)
 
     def bodies(m: pd.DataFrame) -> Callable[[int, int, int], bytes]:
-        starts, ends = m["start"].dt.strftime("%Y-%m-%d").tolist(), m["end"].dt.strftime("%Y-%m-%d").tolist()
-        rooms, rates = m["inv_type_code"].tolist(), m["rate_plan_code"].tolist()
-        kinds, values, masks = m["restriction"].tolist(), m["value"].tolist(), m["mask"].tolist()
-        return lambda hotel, a, b: build_avail_notif(hotel, kinds[a:b], values[a:b], starts[a:b], ends[a:b],
-                                                     rooms[a:b], rates[a:b], masks[a:b], timestamp, reading)
+        # every message's XML at once (a request's messages are consecutive in ``m``, numbered by ``locator``)
+        texts, at = messages_xml(m["locator"].to_numpy(), m["restriction"], m["value"], _days(m["start"]),
+                                 _days(m["end"]), m["inv_type_code"], m["rate_plan_code"], m["mask"], reading)
+        return lambda hotel, a, b: request_xml(hotel, texts[at[a]:at[b]], timestamp)
 
     yield from batch_requests(c.messages, c.cells, bodies)
+
+
+def _days(dates: pd.Series) -> pa.Array:
+    """``YYYY-MM-DD`` of each date (as ``strftime`` writes them), each distinct date written once."""
+    codes, days = pd.factorize(dates.to_numpy("datetime64[D]"))
+    return pa.array(np.datetime_as_string(np.asarray(days, dtype="datetime64[D]"), unit="D"),
+                    pa.large_string()).take(pa.array(codes))
 
 
 def plan_availability_requests(frame: pd.DataFrame, weekly: bool = True, timestamp: dt.datetime | None = None,
