@@ -180,7 +180,8 @@ class RoomsPushResult(PushOutcome):
                                  "error", "source_rows"])
         out.insert(0, "request_id", range(1, len(r) + 1))
         out["texts"] = r["message"].fillna("") if "message" in r else ""
-        return out.fillna({"codes": "", "error": "", "source_rows": ""})
+        text = ["codes", "error", "source_rows"]  # text columns (all-missing ones come back from reindex as float)
+        return out.astype({c: object for c in text}).fillna({c: "" for c in text})
 
     @property
     def rows(self) -> pd.DataFrame:

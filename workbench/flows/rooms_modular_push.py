@@ -82,7 +82,9 @@ class ModularRoomsPushResult(PushOutcome):
 
     @property
     def requests(self) -> pd.DataFrame:
-        return self.table.reindex(columns=UNITS.request_columns).fillna({"codes": "", "error": "", "source_rows": ""})
+        text = ["codes", "error", "source_rows"]  # text columns (all-missing ones come back from reindex as float)
+        return self.table.reindex(columns=UNITS.request_columns).astype({c: object for c in text}).fillna(
+            {c: "" for c in text})
 
     @property
     def rows(self) -> pd.DataFrame:
