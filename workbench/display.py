@@ -247,6 +247,8 @@ class MarkdownSummary:
 
 #: code columns shown with their names beside them (``amenity_code`` 2 -> ``amenity`` Air conditioning)
 NAMED_CODES = {"amenity_code": "amenity", "room_amenity_code": "room amenity"}
+#: the column beside a content Services row's ``code`` (the hotel amenity code): its facility's name
+FACILITY = "facility"
 SHOW_ROWS = 50
 
 
@@ -254,14 +256,23 @@ SHOW_ROWS = 50
 class FrameView:
     """``frame.wb.show()``: any frame the workbench returns, as people read it in a notebook: every
     message whole and left-aligned, blanks for missing values (never ``None``, ``<NA>``, ``NaN``,
-    ``NaT``), whole numbers without ``.0``, and amenity codes with their names beside them."""
+    ``NaT``), whole numbers without ``.0``, and amenity and facility codes with their names beside them."""
 
     def __init__(self, frame: pd.DataFrame) -> None:
         self._frame = frame
 
     def named(self) -> pd.DataFrame:
-        """The frame with a name column beside each code column :data:`NAMED_CODES` knows."""
-        out = self._frame
+        """The frame with a name column beside each code column :data:`NAMED_CODES` knows, and a
+        :data:`FACILITY` column beside ``code`` on the rows of the content ``Services`` part.
+
+        A column called ``code`` is no sign of a facility (Fees and Taxes have one too): the rows are
+        Services rows by the frame's own header map (``attrs["headers"]``: the part of each sheet or
+        CSV file, as ``loaders.read_content`` and ``fetch_content_modular`` record it) or, for a frame
+        without one, by a ``sheet`` column saying ``Services``
+        (:func:`expectations.hotel_amenities.services_rows`). The names: the Facilities meta's, where a
+        frame read back through the Facilities API carries them, else ``data/codes/hac.csv``'s. Other
+        rows, and codes with no known name, show a blank name."""
+        out = self._with_facilities(self._frame)
         for code, label in NAMED_CODES.items():
             if code in out and label not in out:
                 from expectations.rooms import amenity_names
@@ -271,6 +282,21 @@ class FrameView:
                 at = list(out.columns).index(code) + 1
                 out = out.copy() if out is self._frame else out
                 out.insert(at, label, [names.get(int(v), "") if pd.notna(v) else "" for v in values])
+        return out
+
+    @staticmethod
+    def _with_facilities(frame: pd.DataFrame) -> pd.DataFrame:
+        from expectations.hotel_amenities import FACILITY_NAMES, facility_name, services_rows
+
+        if FACILITY in frame:
+            return frame
+        rows = services_rows(frame)
+        if not rows.any():
+            return frame
+        known = frame.attrs.get(FACILITY_NAMES)
+        out = frame.copy()
+        out.insert(list(out.columns).index("code") + 1, FACILITY,
+                   [facility_name(c, known) if is_service else "" for c, is_service in zip(out["code"], rows, strict=True)])
         return out
 
     def show(self, rows: int = SHOW_ROWS) -> Shown:

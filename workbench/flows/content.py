@@ -34,7 +34,7 @@ from workbench.platform import (
     fetch_lookups,
     shipped_currencies,
 )
-from workbench.reports.about import describe, names_from, row_map
+from workbench.reports.about import describe, facility_labels, names_from, row_map
 from workbench.transport.operations import gone_elements
 
 if TYPE_CHECKING:
@@ -123,7 +123,8 @@ def check_content(files: PathLike | Iterable[PathLike], *, settings: Settings | 
     issues = combine([issues, sunset_content(parts, gone_content(settings, day))])
     # the report groups by property (HotelCode or ID) and part, and names each property (HotelName)
     describe(issues, kind="content", names=names_from(parts["Property"], code="property"),
-             rows=row_map((f, f["property"], f["sheet"]) for f in parts.values()))
+             rows=row_map((f, f["property"], f["sheet"]) for f in parts.values()),
+             labels=facility_labels(parts["Services"]))
     return ContentCheck(parts, issues, paths, known, notes)
 
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 import pandas as pd
 
+from expectations.hotel_amenities import FACILITY_NAMES
 from loaders.content_schema import frames_from_rows
 from loaders.issues import combine, issues_from_records
 from workbench.modular.base import read_answer, read_answers
@@ -176,4 +177,6 @@ def content_from_answers(answers: Iterable[PropertyAnswers], meta: ModularMeta |
             add(facilities_rows(read_answers(PropertyFacility, a.facilities), meta, key))
         if a.charges is not None:
             add(charges_rows(read_answer(Charges, a.charges), meta, key))
-    return frames_from_rows(sheets, source=source)
+    frames = frames_from_rows(sheets, source=source)
+    frames["Services"].attrs[FACILITY_NAMES] = meta.facility_names()  # shown beside the codes (``.wb.show()``)
+    return frames

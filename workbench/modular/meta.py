@@ -87,6 +87,10 @@ class ModularMeta:
     def facility(self, facility_id: int) -> PropertyFacilityMeta | None:
         return self._facilities["id"].get(facility_id)
 
+    def facility_names(self) -> dict[int, str]:
+        """OTA HAC code (and Booking.com extended code) -> the meta's ``facility_name`` (the ones it names)."""
+        return {code: m.facility_name for code, m in self._facilities["code"].items() if m.facility_name}
+
     def room_facility_for_code(self, code: int) -> RoomFacilityMeta | None:
         """The room facility of an OTA RMA code (or a Booking.com extended code)."""
         return self._facilities["room_code"].get(code)

@@ -20,6 +20,7 @@ from workbench.reports.text import text
 KIND = "wb_kind"
 NAMES = "wb_property_names"
 ROWS = "wb_row_property"
+LABELS = "wb_row_labels"
 
 
 class Shared(dict):
@@ -30,11 +31,15 @@ class Shared(dict):
 
 
 def describe(frame: pd.DataFrame, *, kind: str | None = None, names: Mapping[str, str] | None = None,
-             rows: Mapping[tuple[str, str, int], tuple[str, str]] | None = None) -> pd.DataFrame:
-    """Put ``kind``, property ``names`` (code -> name) and ``rows`` ((source, sheet, row) ->
-    (property, room type or part)) on ``frame.attrs``; returns ``frame``."""
+             rows: Mapping[tuple[str, str, int], tuple[str, str]] | None = None,
+             labels: Mapping[tuple[str, str, int], str] | None = None) -> pd.DataFrame:
+    """Put ``kind``, property ``names`` (code -> name), ``rows`` ((source, sheet, row) -> (property,
+    room type or part)) and ``labels`` ((source, sheet, row) -> what the row is about, e.g. a Services
+    row's ``5 Air conditioning``) on ``frame.attrs``; returns ``frame``."""
     if kind is not None:
         frame.attrs[KIND] = kind
+    if labels:
+        frame.attrs[LABELS] = labels if isinstance(labels, Shared) else Shared(labels)
     if names:
         frame.attrs[NAMES] = names if isinstance(names, Shared) else Shared(names)
     if rows:
@@ -88,6 +93,29 @@ def row_map(frames: Iterable[tuple[pd.DataFrame, pd.Series, pd.Series]]) -> Shar
             if pd.notna(r):
                 out[(text(s), text(sh), int(r))] = (text(p), text(g))
     return Shared(out)
+
+
+def facility_labels(services: pd.DataFrame) -> Shared:
+    """(source, sheet, row) -> ``5 Air conditioning`` for each row of a content ``Services`` frame whose
+    code has a known name (:func:`expectations.hotel_amenities.facility_label`)."""
+    from expectations.hotel_amenities import facility_label, services_rows
+
+    if services is None or services.empty or "row" not in services:
+        return Shared()
+    mine = services[services_rows(services).to_numpy()]
+    out = {(text(s), text(sh), int(r)): facility_label(c)
+           for s, sh, r, c in zip(mine["source"], mine["sheet"], mine["row"], mine["code"], strict=True) if pd.notna(r)}
+    return Shared({k: v for k, v in out.items() if v})
+
+
+def issue_labels(issues: pd.DataFrame) -> pd.Series:
+    """What each issue's row is about (:func:`facility_labels`), where the check told it; blank otherwise."""
+    labels = issues.attrs.get(LABELS, {})
+    if not labels or issues.empty:
+        return pd.Series("", index=issues.index, dtype=object)
+    return pd.Series([labels.get((text(s), text(sh), int(r)), "") if pd.notna(r) else ""
+                      for s, sh, r in zip(issues["source"], issues["sheet"], issues["row"], strict=True)],
+                     index=issues.index, dtype=object)
 
 
 def issue_groups(issues: pd.DataFrame) -> pd.Series:

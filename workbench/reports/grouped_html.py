@@ -1,7 +1,8 @@
 """The HTML validation report of room types and of property content: each kind grouped its own way.
 
 Rooms: by property, then room type (the ``InvCode`` / ``RoomID`` of the row); content: by property
-(``HotelCode`` or ``ID``), then part (the sheet). No room-rate, rate or nights columns: those are the
+(``HotelCode`` or ``ID``), then part (the sheet); a Services row's line names its facility where it says
+where (``row 4 · 5 Air conditioning``). No room-rate, rate or nights columns: those are the
 rates report's (:mod:`workbench.reports.issues_html`). Each issue is one line, at most
 :data:`MAX_LINES` of them; the CSV report has every issue.
 """
@@ -14,7 +15,7 @@ from typing import TYPE_CHECKING
 import pandas as pd
 
 from workbench.page import card, page, with_code
-from workbench.reports.about import issue_groups, issue_properties, named, names_of
+from workbench.reports.about import issue_groups, issue_labels, issue_properties, named, names_of
 from workbench.reports.issues_html import FILTER_CSS, FILTER_JS, by_rule_html, filters_html, meta_html
 from workbench.reports.text import text
 from workbench.wording import count
@@ -46,6 +47,7 @@ def render_grouped_html(issues: pd.DataFrame, context: ReportContext, kind: str)
         parts.append("<h2>Issues</h2><p>No issues found.</p>")
         return page(context.title, "\n".join(parts), css=FILTER_CSS, script=FILTER_JS)
     frame = issues.assign(_prop=issue_properties(issues).to_numpy(), _group=_groups(issues, kind).to_numpy(),
+                          facility_label=issue_labels(issues).to_numpy(),
                           _err=(issues["severity"] == "error").astype(int),
                           _warn=(issues["severity"] == "warning").astype(int))
     per = frame.groupby("_prop", sort=False)[["_err", "_warn"]].sum()
@@ -90,8 +92,8 @@ def _table(lines: pd.DataFrame) -> str:
     rows = []
     for r in lines.itertuples(index=False):
         sev, rule = text(r.severity), text(r.rule)
-        where = " · ".join(x for x in (text(r.source), text(r.sheet), f"row {text(r.row)}" if text(r.row) else "")
-                           if x)
+        where = " · ".join(x for x in (text(r.source), text(r.sheet), f"row {text(r.row)}" if text(r.row) else "",
+                                       r.facility_label) if x)
         rows.append(f"<tr class='{e(sev)}' data-sev='{e(sev)}' data-rule='{e(rule)}'><td class='sev'>{e(sev)}</td>"
                     f"<td>{e(rule)}</td><td>{e(where)}</td><td>{e(text(r.column))}</td><td>{e(text(r.value))}</td>"
                     f"<td>{with_code(text(r.message))}</td></tr>")

@@ -20,7 +20,7 @@ import pandas as pd
 
 from expectations.located import LOCATION_COLUMNS, locate_issues
 from expectations.waivers import WAIVED_COLUMNS
-from workbench.reports.about import issue_groups, issue_properties, kind_of
+from workbench.reports.about import issue_groups, issue_labels, issue_properties, kind_of
 from workbench.reports.grouped_html import render_grouped_html
 from workbench.reports.issues_html import render_issues_html
 from workbench.reports.output_files import whole_file, write_text_whole
@@ -30,13 +30,14 @@ from workbench.reports.tables import write_table
 from workbench.reports.text import text
 
 FORMATS = (".csv", ".xlsx", ".html")
-#: the Issues sheet of rooms and of content: by property and room type, or property and part
+#: the Issues sheet of rooms and of content: by property and room type, or property and part (and a Services
+#: row's facility: ``5 Air conditioning``)
 GROUPED_SHEET_COLUMNS = {
     "rooms": {"severity": "severity", "rule": "rule", "property": "property", "room_type": "room type",
               "source": "source", "sheet": "sheet", "rows": "rows", "column": "column", "value": "value",
               "message": "message"},
     "content": {"severity": "severity", "rule": "rule", "property": "property", "part": "part", "source": "source",
-                "rows": "rows", "column": "column", "value": "value", "message": "message"}}
+                "rows": "rows", "facility": "facility", "column": "column", "value": "value", "message": "message"}}
 FILLS = {"error": "FFC7CE", "warning": "FFEB9C"}
 #: The CSV report's columns: the issue columns, then whether a waiver set the issue aside and which.
 CSV_COLUMNS = ["source", "sheet", "row", "column", "value", "rule", "severity", "message", "waived", *WAIVED_COLUMNS]
@@ -124,8 +125,9 @@ def _ranges(issues: pd.DataFrame, rates: pd.DataFrame | None, by: tuple[str, ...
     code = lines["hotel_code"].astype("Int64").astype("string").fillna("").to_numpy(dtype=object)
     group = issues["sheet"].map(text).to_numpy(dtype=object)[first] if len(lines) else []
     rooms = issue_groups(issues).to_numpy(dtype=object)[first] if len(lines) else []
+    facility = issue_labels(issues).to_numpy(dtype=object)[first] if len(lines) else []
     ranges.lines = lines.assign(property=[_code(c or k) for c, k in zip(code, known, strict=True)],
-                                part=group, room_type=rooms)
+                                part=group, room_type=rooms, facility=facility)
     return ranges
 
 
