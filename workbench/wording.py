@@ -12,7 +12,7 @@ import importlib
 from types import ModuleType
 from typing import SupportsIndex
 
-__all__ = ["agree", "count", "platform_text"]
+__all__ = ["agree", "count", "fact", "platform_text"]
 
 
 @functools.cache
@@ -33,3 +33,9 @@ def agree(n: SupportsIndex, singular: str, plural: str | None = None) -> str:
 def platform_text(target: str | None) -> str:
     """The platform a result compares with, or ``no platform set``: see ``loaders.wording.platform_text``."""
     return str(_wording().platform_text(target))
+
+
+def fact(n: SupportsIndex, singular: str, plural: str) -> tuple[str, str]:
+    """A result's figure and its label agreeing with it (``("1", "property")``, ``("1,183", "requests")``),
+    as the summaries show their facts."""
+    return f"{int(n):,}", agree(n, singular, plural)

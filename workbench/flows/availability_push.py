@@ -22,7 +22,7 @@ from workbench.display import Summary, Table
 from workbench.errors import BlockedByErrors, SettingsError
 from workbench.flows.rates import DRY_RUN_ROWS, DryRun
 from workbench.transport.estimate import send_estimate
-from workbench.wording import agree, count
+from workbench.wording import agree, count, fact
 from workbench.writers import (
     AVAIL_KIND,
     DEFAULT_JOURNAL,
@@ -63,8 +63,8 @@ class AvailabilityDryRun(DryRun):
     (kind ``availability``) and ``cells.parquet`` (every value, its cell and ``LocatorID``)."""
 
     def _repr_html_(self) -> str:
-        facts = [(f"{len(self.requests):,}", "requests"), (f"{self.messages:,}", "messages"),
-                 (f"{self.cells:,}", "values"), (f"{self.skipped_rows:,}", "values with errors left out"),
+        facts = [fact(len(self.requests), "request", "requests"), fact(self.messages, "message", "messages"),
+                 fact(self.cells, "value", "values"), fact(self.skipped_rows, "value with errors left out", "values with errors left out"),
                  (str(self.directory), "written to:")]
         shown = self.manifest.head(DRY_RUN_ROWS)
         note = (f"{len(shown):,} of {count(len(self.manifest), 'request')} shown; all of them: `.manifest`"

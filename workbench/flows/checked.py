@@ -13,7 +13,7 @@ from loaders.errors import LoadError
 from loaders.kinds import other_kind, wrong_kind_message
 from workbench.display import MarkdownSummary, Summary, Table, facts_text
 from workbench.errors import InputError
-from workbench.wording import count
+from workbench.wording import count, fact
 
 #: Issues a summary lists (errors first); the rest are in ``.errors`` / ``.warnings`` / ``.issues``.
 FIRST_ISSUES = 10
@@ -86,7 +86,7 @@ class IssuesView(MarkdownSummary):
     def _repr_html_(self) -> str:
         n_err, n_warn = len(self.errors), len(self.warnings)
         tone = "error" if n_err else ("warning" if n_warn else "ok")
-        facts = [*self.facts(), (f"{n_err:,}", "errors"), (f"{n_warn:,}", "warnings")]
+        facts = [*self.facts(), fact(n_err, "error", "errors"), fact(n_warn, "warning", "warnings")]
         tables = []
         if len(self.issues):
             tables.append(Table("By rule", self.summary(), tone_column="severity"))

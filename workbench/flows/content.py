@@ -36,6 +36,7 @@ from workbench.platform import (
 )
 from workbench.reports.about import describe, facility_labels, names_from, row_map
 from workbench.transport.operations import gone_elements
+from workbench.wording import fact
 
 if TYPE_CHECKING:
     from workbench.config import Settings
@@ -90,8 +91,8 @@ class ContentCheck(IssuesView):
     def facts(self) -> list[tuple[str, str]]:
         props = self.properties
         with_rows = [p for p, f in self.parts.items() if len(f)]
-        return [(f"{len(props):,}", "properties"), (f"{int(props['new'].sum()):,}", "new"),
-                (f"{len(with_rows)}", "parts with rows"),
+        return [fact(len(props), "property", "properties"), (f"{int(props['new'].sum()):,}", "new"),
+                fact(len(with_rows), "part with rows", "parts with rows"),
                 (", ".join(p.name for p in self.files) or "nothing", "read:")]
 
 

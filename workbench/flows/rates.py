@@ -34,7 +34,7 @@ from workbench.errors import BlockedByErrors
 from workbench.flows.checked import IssuesView, refuse_other_kind
 from workbench.flows.frames import read_rates_frame
 from workbench.reports.about import describe, names_from
-from workbench.wording import agree, count
+from workbench.wording import agree, count, fact
 from workbench.writers import (
     DEFAULT_JOURNAL,
     ROW_COLUMNS,
@@ -74,7 +74,7 @@ class RatesCheck(IssuesView):
                          if str(s).startswith("<DataFrame")})
         read = [p.name for p in self.files] + frames
         waived = [(f"{len(self.waived):,}", "warnings waived")] if len(self.waived) else []
-        return [(f"{len(self.frame):,}", "night prices"), (", ".join(read) or "nothing", "read:"),
+        return [fact(len(self.frame), "night price", "night prices"), (", ".join(read) or "nothing", "read:"),
                 (f"{self.as_of:%Y-%m-%d}", "as of:"), *waived]
 
     def waive(self, waivers: WaiversInput) -> RatesCheck:
@@ -255,8 +255,8 @@ class DryRun(MarkdownSummary):
     repeated_rows: int = 0  # prices repeating an earlier row's cell: not written (the first is)
 
     def _repr_html_(self) -> str:
-        facts = [(f"{len(self.requests):,}", "requests"), (f"{self.messages:,}", "messages"),
-                 (f"{self.cells:,}", "prices"), (f"{self.skipped_rows:,}", "prices with errors left out"),
+        facts = [fact(len(self.requests), "request", "requests"), fact(self.messages, "message", "messages"),
+                 fact(self.cells, "price", "prices"), fact(self.skipped_rows, "price with errors left out", "prices with errors left out"),
                  (str(self.directory), "written to:")]
         shown = self.manifest.head(DRY_RUN_ROWS)
         note = (f"{len(shown):,} of {count(len(self.manifest), 'request')} shown; all of them: `.manifest`"

@@ -48,7 +48,7 @@ from workbench.ota import PlatformRooms
 from workbench.platform import fetch_rooms, open_client, read_rooms_of
 from workbench.reports.about import describe, row_map
 from workbench.transport.operations import deprecation_notice
-from workbench.wording import agree, count
+from workbench.wording import agree, count, fact
 from workbench.writers import (
     ROOMS,
     Folder,
@@ -101,8 +101,8 @@ class RoomsCheck(IssuesView):
     title: ClassVar[str] = "Rooms check"
 
     def facts(self) -> list[tuple[str, str]]:
-        return [(f"{len(self.rooms):,}", "room types"), (f"{len(self.subrooms):,}", "sub-rooms"),
-                (f"{len(self.amenities):,}", "amenities"),
+        return [fact(len(self.rooms), "room type", "room types"), fact(len(self.subrooms), "sub-room", "sub-rooms"),
+                fact(len(self.amenities), "amenity", "amenities"),
                 (", ".join(p.name for p in self.files) or "nothing", "read:")]
 
     @property

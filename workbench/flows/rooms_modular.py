@@ -49,7 +49,7 @@ from workbench.platform import (
     read_meta,
 )
 from workbench.transport.operations import cet_today
-from workbench.wording import agree, count
+from workbench.wording import agree, count, fact
 from workbench.writers import (
     BULK,
     Journal,
@@ -241,7 +241,7 @@ class ModularRoomsPlan:
             tables.append(Table("Issues", self.issues.head(20)[["sheet", "row", "column", "rule", "message"]],
                                 wide=("message",), tone_column="severity"))
         return Summary(self.title, self.summary(), "ok" if self.ok else "error",
-                       [(f"{len(self.requests):,}", "requests")], tables).html()
+                       [fact(len(self.requests), "request", "requests")], tables).html()
 
     def __repr__(self) -> str:
         return f"<ModularRoomsPlan: {self.summary()}>"

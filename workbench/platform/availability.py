@@ -30,7 +30,7 @@ from workbench.ota import (
     availability_request_body as request_body,
 )
 from workbench.transport.result import Result
-from workbench.wording import count
+from workbench.wording import count, fact
 
 OPERATION = "roomrateavailability"
 SHOWN = 10  # rows a summary lists
@@ -58,8 +58,8 @@ class PlatformAvailability:
         from workbench.display import Summary, Table
 
         rooms = int(self.frame["rate_plan_code"].isna().sum())
-        facts = [(f"{self.frame['hotel_code'].nunique():,}", "properties"), (f"{rooms:,}", "room-type nights"),
-                 (f"{len(self.frame) - rooms:,}", "room-rate nights"), (f"{len(self.results):,}", "calls"),
+        facts = [fact(self.frame['hotel_code'].nunique(), "property", "properties"), fact(rooms, "room-type night", "room-type nights"),
+                 fact(len(self.frame) - rooms, "room-rate night", "room-rate nights"), fact(len(self.results), "call", "calls"),
                  (f"{self.start:%Y-%m-%d} + {count(self.days, 'night')}", "read:")]
         tables = [Table("Calls refused or failed (their nights are missing)", self.problems.head(SHOWN))] \
             if len(self.problems) else []

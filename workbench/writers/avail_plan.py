@@ -13,7 +13,7 @@ import pandas as pd
 from loaders.schemas import RESTRICTION_HEADERS
 from workbench.display import Summary, Table
 from workbench.transport.estimate import SendEstimate
-from workbench.wording import count, platform_text
+from workbench.wording import count, fact, platform_text
 from workbench.writers.avail_deltas import KINDS, AvailDiff
 
 CHANGE_COLUMNS = ["hotel_code", "inv_type_code", "rate_plan_code", "date", "restriction", "change", "before", "after",
@@ -89,7 +89,7 @@ class AvailabilityPlan:
 
     def _repr_html_(self) -> str:
         facts = [(f"{self.count(k):,}", k) for k in KINDS] + [
-            (f"{self.requests:,}", "requests"), (f"{self.messages:,}", "messages"), (self.estimate.text(), "send time:"),
+            fact(self.requests, "request", "requests"), fact(self.messages, "message", "messages"), (self.estimate.text(), "send time:"),
             (f"{self.left_out:,}", "values left out (errors, repeats)"), (platform_text(self.target), "platform:")]
         tables = [Table(self.blocked, pd.DataFrame())] if self.blocked else []
         changes = self.changes()

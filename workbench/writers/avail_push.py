@@ -24,7 +24,7 @@ import pandas as pd
 
 from workbench.config import Settings
 from workbench.transport.result import Outcome, Result
-from workbench.wording import count
+from workbench.wording import count, fact
 from workbench.writers import driver
 from workbench.writers.avail_requests import availability_folder_plan, item_keys, planned_availability
 from workbench.writers.avail_rows import AVAILABILITY, ROW_COLUMNS, rows_frame
@@ -75,7 +75,7 @@ class AvailabilityPushResult(PushOutcome):
 
     def facts(self) -> list[tuple[str, str]]:
         return [(f"{self.values_changed:,} of {self.values_total:,}", "values changed since the last accepted push"),
-                (f"{self.skipped_rows:,}", "values with errors left out"), (str(self.run_id), "run:")]
+                fact(self.skipped_rows, "value with errors left out", "values with errors left out"), (str(self.run_id), "run:")]
 
     def __repr__(self) -> str:
         return f"<AvailabilityPushResult run {self.run_id} to {self.target}: {self.summary()}>"

@@ -18,7 +18,7 @@ from typing import Any, ClassVar
 import pandas as pd
 
 from workbench.display import OUTCOME_TONES, MarkdownSummary, Summary, Table
-from workbench.wording import count
+from workbench.wording import count, fact
 
 #: what every request says about its answer (after the kind's identity columns)
 OUTCOME_COLUMNS = ["outcome", "http_status", "codes", "texts", "ruid", "attempts", "error", "source_rows"]
@@ -116,7 +116,7 @@ class PushOutcome(MarkdownSummary):
         bad = len(req) - self.counts.get("success", 0)
         flagged = rows[rows["severity"] != "ok"] if len(rows) else rows
         facts = [(f"{n:,}", k) for k, n in sorted(self.counts.items())] + self.facts() + [
-            (f"{len(flagged):,}", "rows with warnings or errors")]
+            fact(len(flagged), "row with warnings or errors", "rows with warnings or errors")]
         if self.target:
             facts.append((self.target, "target:"))
         tables = [Table(line, pd.DataFrame()) for line in self.notes()]

@@ -26,7 +26,7 @@ from expectations.price_jumps import amount_text, guests_text
 from loaders.issues import empty_issues
 from workbench.display import MarkdownSummary, Summary, Table
 from workbench.transport.estimate import SendEstimate
-from workbench.wording import count, platform_text
+from workbench.wording import count, fact, platform_text
 from workbench.writers.compress import ALL_DAYS, compress, expand
 from workbench.writers.deltas import cell_keys
 from workbench.writers.journal import NO_GUESTS
@@ -303,9 +303,9 @@ class RatesPlan(MarkdownSummary):
     def _repr_html_(self) -> str:
         c = self.counts
         facts = [(f"{c[ADDED]:,}", ADDED), (f"{c[CHANGED]:,}", CHANGED), (f"{c[UNCHANGED]:,}", UNCHANGED),
-                 (f"{c[REMOVED]:,}", "removed from the sheet"), (f"{self.requests:,}", "requests"),
-                 (f"{self.messages:,}", "messages"), (self.estimate.text(), "send time:"),
-                 (f"{len(self.warnings):,}", "price-jump warnings"), (platform_text(self.target), "platform:")]
+                 (f"{c[REMOVED]:,}", "removed from the sheet"), fact(self.requests, "request", "requests"),
+                 fact(self.messages, "message", "messages"), (self.estimate.text(), "send time:"),
+                 fact(len(self.warnings), "price-jump warning", "price-jump warnings"), (platform_text(self.target), "platform:")]
         rr = self.room_rates
         moved = rr[(rr[ADDED] + rr[CHANGED] + rr[REMOVED]) > 0]
         tables = [Table("Room-rates with changes", moved.head(SUMMARY_ROWS),

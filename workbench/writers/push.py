@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import pandas as pd
 
 from workbench.config import Settings
-from workbench.wording import count
+from workbench.wording import count, fact
 from workbench.writers import driver
 from workbench.writers.accepted import journal_mark
 from workbench.writers.batches import RateRequest, cell_locators, iter_requests
@@ -89,7 +89,7 @@ class PushResult(PushOutcome):
     def facts(self) -> list[tuple[str, str]]:
         head = [(self.plan.headline(), "")] if self.plan is not None else []
         return head + [(f"{self.cells_changed:,} of {self.cells_total:,}", "prices changed since the last accepted push"),
-                       (f"{self.skipped_rows:,}", "prices with errors left out"), (str(self.run_id), "run:")]
+                       fact(self.skipped_rows, "price with errors left out", "prices with errors left out"), (str(self.run_id), "run:")]
 
     def __repr__(self) -> str:
         return f"<PushResult run {self.run_id} to {self.target}: {self.summary()}>"
