@@ -51,9 +51,17 @@ def _availability(directory: Path, settings: Settings, **options: Any) -> PushOu
     return push_availability_folder(directory, settings, **options)
 
 
+def _units(directory: Path, settings: Settings, **options: Any) -> PushOutcome:
+    from workbench.flows.rooms_modular_push import push_units_folder
+
+    options.pop("client_options", None)
+    return push_units_folder(read_requests(directory), settings, **options)
+
+
 #: kind -> how its folders are sent (a new kind adds its line)
 SENDERS: dict[str, Callable[..., PushOutcome]] = {"rates": _rates, "rooms": _rooms, "content": _content,
-                                                  "modular": _content_modular, "availability": _availability}
+                                                  "modular": _content_modular, "availability": _availability,
+                                                  "units": _units}
 
 
 def push_requests(directory: str | Path, settings: Settings, *, journal: str | Path, full: bool = False,

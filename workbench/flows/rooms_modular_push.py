@@ -38,11 +38,14 @@ from workbench.flows.rooms_modular import (
 from workbench.modular.cells import issues_from_envelope
 from workbench.modular.endpoints import OPERATIONS
 from workbench.platform import DEFAULT_META_CACHE, fetch_units, open_client, read_meta, read_units_of
-from workbench.wording import agree, count
+from workbench.wording import agree, count, fact
 from workbench.writers import (
     BULK,
+    NOT_SENT,
     OUTCOME_COLUMNS,
     UNITS,
+    Folder,
+    Held,
     KindInfo,
     PushOutcome,
     Sent,
@@ -55,9 +58,10 @@ from workbench.writers import (
     result_when_stopped,
     send,
     target_of,
+    units_folder_planned,
 )
 
-__all__ = ["BETA_NOTE", "ModularRoomsPushResult", "push_rooms_modular"]
+__all__ = ["BETA_NOTE", "ModularRoomsPushResult", "push_rooms_modular", "push_units_folder"]
 
 BETA_NOTE = "the Rooms API is in beta (developers.booking.com, Rooms API overview)"
 SHOWN = 10
@@ -69,7 +73,7 @@ class ModularRoomsPushResult(PushOutcome):
     ``lines`` (one per spreadsheet row), ``mapping`` (RoomID -> unit id of the units created or mapped),
     ``platform_issues`` (each error the platform gave, on the analyst's cell), the ``plan`` it followed."""
 
-    plan: ModularRoomsPlan
+    plan: ModularRoomsPlan | None  # None: a dry-run folder sent as written (``push requests DIR``)
     table: pd.DataFrame
     mapping: pd.DataFrame
     lines: pd.DataFrame
@@ -101,7 +105,8 @@ class ModularRoomsPushResult(PushOutcome):
         return f"{self.summary()} (Rooms and Facilities APIs)"
 
     def facts(self) -> list[tuple[str, str]]:
-        return [(f"{len(self.plan.changes):,}", "changes planned"), (f"{len(self.mapping):,}", "room types mapped")]
+        planned = [fact(len(self.plan.changes), "change planned", "changes planned")] if self.plan is not None else []
+        return [*planned, fact(len(self.mapping), "room type mapped", "room types mapped")]
 
     def summary_columns(self) -> list[str]:
         return ["hotel_code", "part", "unit_id", "room_ids", "outcome", "said", "ruid"]
@@ -180,6 +185,44 @@ def push_rooms_modular(check: RoomsCheck, settings: Settings, *, mapping: PathLi
     result = result_of(sents)
     keep_mapping(check, result.mapping, mapping, workbook_copy)
     return result
+
+
+def push_units_folder(folder: Folder, settings: Settings, *, journal: PathLike | None = None, full: bool = False,
+                      client: Any | None = None, command: str = "", progress: bool = False,
+                      lock_wait: float = 0.0) -> ModularRoomsPushResult:
+    """Send a ``push rooms --api modular --dry-run`` folder (``push requests DIR``) through the journal: its bulk
+    creations as written, each never sent twice (settled by reading the property's units back when an answer was
+    lost). Its updates are not sent: each replaces a whole part built from what the platform held when the folder
+    was written, so sent later it could undo a change made since (in the extranet, or by another push); they are
+    listed as not sent, with the way to send them (push the workbook: it reads the units first). The units a folder
+    creates get the parts the bulk creation does not carry (facilities, bathrooms) from the next
+    ``push rooms --api modular``. ``full`` changes nothing here (a creation is never repeated)."""
+    target = target_of(settings)
+    path = journal_path(journal)
+    planned = units_folder_planned(folder.manifest, folder.bodies)
+    creations = [p for p in planned if p.operation == BULK]
+    updates = [Held(p, NOT_SENT, f"not sent: this update was built from what the platform held when `{folder.directory}` "
+                    "was written, and sent now it could undo a change made since; push the workbook instead "
+                    "(`workbench push rooms FILE --api modular`), which reads the units first")
+               for p in planned if p.operation != BULK]
+    c, own = open_client(settings, client)
+    try:
+        kind = UnitsKind(read=read_units_of, known=set())
+        with result_when_stopped(lambda stopped: _folder_result([stopped], folder, target, updates)):
+            sent = send(kind, creations, settings, journal=path, client=c, command=command, progress=progress,
+                        lock_wait=lock_wait)
+    finally:
+        if own:
+            c.close()
+    return _folder_result([sent], folder, target, updates)
+
+
+def _folder_result(sents: list[Sent], folder: Folder, target: str, updates: list[Held]) -> ModularRoomsPushResult:
+    sents[-1].held.extend(h for h in updates if h not in sents[-1].held)
+    table, made = sent_table(sents)
+    return ModularRoomsPushResult(None, table, pd.DataFrame(made, columns=MAPPING_COLUMNS),
+                                  request_lines(sents, table), platform_issues(sents), [folder.directory], target,
+                                  [s.run_id for s in sents])
 
 
 def created_units(sent: Sent) -> dict[tuple[int, str], str]:

@@ -106,6 +106,24 @@ def planned_units(requests: Iterable[Request]) -> list[Planned]:
     return out
 
 
+def units_folder_planned(manifest: pd.DataFrame, bodies: Sequence[bytes]) -> list[Planned]:
+    """The requests of a ``push rooms --api modular --dry-run`` folder as the driver takes them: each body as
+    written, its method and path from the manifest, the state it establishes read from the body (as
+    :func:`planned_units` makes it), a bulk creation keyed by its reference (never sent twice)."""
+    out = []
+    for row, body in zip(manifest.to_dict("records"), bodies, strict=True):
+        text = {k: ("" if v is None or str(v).strip() in ("", "nan") else str(v).strip()) for k, v in row.items()}
+        hotel, operation = int(float(text["hotel_code"] or 0)), text["operation"]
+        bulk = operation == BULK
+        state = [] if bulk else [(text["key"], dumps(json.loads(body)))]
+        out.append(Planned(KIND, operation, text["key"], body, str(hotel), text["what"], hotel_code=hotel,
+                           items=int(float(text["items"] or 1)), state=state, creates=text["creates"] or None,
+                           idempotent=not bulk, method=text["method"], path=text["path"],
+                           extra={"hotel_code": hotel, "part": text["part"], "unit_id": text["unit_id"],
+                                  "room_ids": text["room_ids"], "source_rows": text["source_rows"]}))
+    return out
+
+
 class UnitsKind(Kind):
     """Units in the send driver: the unit ids a bulk creation got, read back when its answer is unclear.
 
