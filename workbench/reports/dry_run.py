@@ -14,9 +14,10 @@ from __future__ import annotations
 
 import html
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Protocol
 
 import pandas as pd
+from typing_extensions import TypeIs
 
 from workbench.page import card, heading, page
 from workbench.reports.about import named, names_of
@@ -35,7 +36,8 @@ class DryRunLike(Protocol):
     manifest: pd.DataFrame
 
 
-def is_dry_run(result: Any) -> bool:
+def is_dry_run(result: object) -> TypeIs[DryRunLike]:
+    """A dry run's result (what it wrote: ``directory`` and ``manifest``), not a push's."""
     return hasattr(result, "directory") and isinstance(getattr(result, "manifest", None), pd.DataFrame)
 
 

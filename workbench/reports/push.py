@@ -84,8 +84,8 @@ def write_push_report(result: PushOutcome | NothingSent | DryRunLike, path: str 
     extension picks the format (.csv, .xlsx, .html)."""
     path = check_push_report_path(path)
     if is_dry_run(result):
-        return write_dry_run_report(result, path)  # type: ignore[arg-type]
-    view = _view(result)  # type: ignore[arg-type]
+        return write_dry_run_report(result, path)
+    view = _view(result)
     suffix = path.suffix.lower()
     if suffix == ".csv":
         return write_table(_rows_table(view), path)
@@ -101,8 +101,8 @@ def write_push_report(result: PushOutcome | NothingSent | DryRunLike, path: str 
 
 def render_push_html(result: PushOutcome | NothingSent | DryRunLike) -> str:
     if is_dry_run(result):
-        return render_dry_run_html(result)  # type: ignore[arg-type]
-    return _html(_view(result))  # type: ignore[arg-type]
+        return render_dry_run_html(result)
+    return _html(_view(result))
 
 
 def _view(result: PushOutcome | NothingSent) -> _View:
@@ -116,11 +116,9 @@ def _view(result: PushOutcome | NothingSent) -> _View:
     not_sent = result.not_sent_rows
     rows = pd.concat([f for f in (sent, not_sent) if len(f)], ignore_index=True) if len(sent) or len(not_sent) \
         else sent
-    plan = getattr(result, "plan", None)  # a rates push keeps its plan, whose frame carries the names
     return _View(kind, _frame(result.requests, kind.request_columns), rows, [Path(f) for f in result.files],
                  str(result.target or ""), result.headline(),
-                 names=names_of(getattr(plan, "frame", None), result.rows if isinstance(result.rows, pd.DataFrame)
-                                else None))
+                 names=names_of(result.named_frame, result.rows if isinstance(result.rows, pd.DataFrame) else None))
 
 
 def _frame(frame: pd.DataFrame | None, columns: list[str]) -> pd.DataFrame:

@@ -69,6 +69,11 @@ class PushOutcome(MarkdownSummary):
     target: str
 
     @property
+    def named_frame(self) -> pd.DataFrame | None:
+        """The frame whose ``attrs`` carry the properties' names for the reports (``None``: the rows' own)."""
+        return None
+
+    @property
     def not_sent_rows(self) -> pd.DataFrame:
         """The rows left out for their errors (in the columns of ``rows``)."""
         return _frame(getattr(self, "not_sent", None), self.kind.row_columns)

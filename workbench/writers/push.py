@@ -68,6 +68,11 @@ class PushResult(PushOutcome):
     plan: Any = None
     kind: ClassVar[KindInfo] = RATES
 
+    @property
+    def named_frame(self) -> pd.DataFrame | None:
+        """The plan's frame: the checked sheet, whose ``attrs`` name the properties."""
+        return self.plan.frame if self.plan is not None else None
+
     def summary(self) -> str:
         parts = ", ".join(f"{n:,} {k}" for k, n in sorted(self.counts.items())) or "nothing to send"
         warn = int(self.requests["warnings"].map(len).sum()) if len(self.requests) else 0
