@@ -26,10 +26,11 @@ SUCCESS = "SELECT count(*) FROM requests WHERE run_id=1 AND status='success'"
 
 @pytest.fixture
 def sandbox(tmp_path: Path) -> Iterator[Path]:
-    """A sandbox answering every call 300 ms late; the settings file of a push sending one call at a time."""
+    """A sandbox answering every call 1 s late (a push of the samples takes ~20 s: a signal after its third answer
+    lands mid-push even on a loaded machine); the settings file of a push sending one call at a time."""
     state = tmp_path / "sandbox"
     proc = subprocess.Popen([str(EXE), "sandbox", "serve", "--port", "0", "--state-dir", str(state), "--faults",
-                             "latency=300ms"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+                             "latency=1000ms"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     deadline = time.monotonic() + 90
     while not (state / "connection.env").exists():
         assert proc.poll() is None and time.monotonic() < deadline, proc.stdout.read() if proc.stdout else ""
