@@ -6,7 +6,9 @@ teardown; a whole run of the suite with ``--durations=0``) is at least :data:`TH
 ``conftest.py`` marks those slow too. After the suite changes, measure again and rewrite the list:
 
     .venv/bin/python -m pytest -q -p no:randomly --durations=0 > /tmp/durations.log
-    .venv/bin/python tests/slow_lane.py /tmp/durations.log
+    .venv/bin/python tests/slow_lane.py /tmp/durations.log [/tmp/more-durations.log ...]
+
+(several logs: each test's longest measured time counts, e.g. a whole run and a serial run of the fast lane).
 
 A test the list does not know (a new one) runs in the fast lane until the list is measured again.
 """
@@ -41,5 +43,9 @@ def write_list(times: dict[str, float], path: Path = LIST, threshold: float = TH
 
 
 if __name__ == "__main__":
-    count = write_list(measured(Path(sys.argv[1]).read_text(encoding="utf-8")))
+    longest: dict[str, float] = {}
+    for log in sys.argv[1:]:
+        for test, seconds in measured(Path(log).read_text(encoding="utf-8")).items():
+            longest[test] = max(seconds, longest.get(test, 0.0))
+    count = write_list(longest)
     print(f"{count} tests at >= {THRESHOLD} s written to {LIST}")

