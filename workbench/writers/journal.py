@@ -46,6 +46,7 @@ from workbench.writers.journal_cells import (
     SUMMARY_SQL,
     RateCells,
     body_hash,
+    insert_request,
     now_text,
 )
 from workbench.writers.journal_items import ITEMS_SCHEMA, Items
@@ -175,12 +176,7 @@ class Journal(RateCells, AvailCells, Items):
         now = now_text()
         with self._tx() as db:
             for p in planned:
-                cur = db.execute(
-                    "INSERT INTO requests(run_id, target, hotel_code, month, messages, cells, body, created, kind, "
-                    "operation, key, property, what, creates, sha256) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                    (run_id, target, int(p.hotel_code or 0), p.what, int(p.messages), int(p.items), p.body, now,
-                     p.kind, p.operation, p.key, p.property, p.what, p.creates, body_hash(p.body)))
-                rid = int(cur.lastrowid or 0)
+                rid = insert_request(db, run_id, target, p, now)
                 ids.append(rid)
                 self.add_items(db, rid, p.state, p.rows)
         return ids

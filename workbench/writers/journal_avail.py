@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pandas as pd
 
-from workbench.writers.journal_cells import body_hash, now_text
+from workbench.writers.journal_cells import insert_request, now_text
 
 if TYPE_CHECKING:
     from workbench.writers.planned import Planned
@@ -72,12 +72,7 @@ class AvailCells:
         now = now_text()
         with self._tx() as db:
             for p in planned:
-                cur = db.execute(
-                    "INSERT INTO requests(run_id, target, hotel_code, month, messages, cells, body, created, kind, "
-                    "operation, key, property, what, sha256) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                    (run_id, target, int(p.hotel_code or 0), p.what, int(p.messages), int(p.items), p.body, now,
-                     AVAIL_KIND, p.operation, p.key, p.property, p.what, body_hash(p.body)))
-                rid = int(cur.lastrowid or 0)
+                rid = insert_request(db, run_id, target, p, now)
                 ids.append(rid)
                 if p.rows is not None and len(p.rows):
                     columns = [p.rows[c].tolist() for c in CELL_FIELDS]  # whole columns, not a Python row each

@@ -21,6 +21,7 @@ import pandas as pd
 
 if TYPE_CHECKING:
     from workbench.writers.batches import RateRequest
+    from workbench.writers.planned import Planned
 
 CELLS_SCHEMA = """
 CREATE TABLE IF NOT EXISTS request_cells (
@@ -45,6 +46,16 @@ def now_text() -> str:
 def body_hash(body: bytes) -> str:
     """The SHA-256 of a request's body, as the journal and a dry-run folder's manifest keep it."""
     return hashlib.sha256(body).hexdigest()
+
+
+def insert_request(db: sqlite3.Connection, run_id: int, target: str, p: Planned, now: str) -> int:
+    """Inside the caller's transaction: one planned request of any kind but rates recorded ``pending``; its id."""
+    cur = db.execute(
+        "INSERT INTO requests(run_id, target, hotel_code, month, messages, cells, body, created, kind, "
+        "operation, key, property, what, creates, sha256) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+        (run_id, target, int(p.hotel_code or 0), p.what, int(p.messages), int(p.items), p.body, now,
+         p.kind, p.operation, p.key, p.property, p.what, p.creates, body_hash(p.body)))
+    return int(cur.lastrowid or 0)
 
 #: :meth:`Journal.accepted_summary`: the room-rates are enumerated by seeking the next key of the primary
 #: key (a skip scan: one seek per room-rate, not one row per cell); each figure is then a seek or a
