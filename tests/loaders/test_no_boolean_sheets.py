@@ -136,8 +136,9 @@ def test_a_number_column_fastexcel_types_as_dates_is_read_as_text(tmp_path: Path
 
 
 def test_a_boolean_in_a_number_column_is_still_reported(tmp_path: Path) -> None:
-    rows: list[list[object]] = [[1001, "DBL", "BAR", (dt.date(2027, 1, 1) + dt.timedelta(days=i)).isoformat(), 1 + i % 3, None, None]
-            for i in range(1500)] + [[1001, "DBL", "BAR", "2031-01-01", True, None, None]]
+    rows: list[list[object]] = [[1001, "DBL", "BAR", (dt.date(2027, 1, 1) + dt.timedelta(days=i)).isoformat(),
+                                 1 + i % 3, None, None] for i in range(1500)]
+    rows.append([1001, "DBL", "BAR", "2031-01-01", True, None, None])
     path = _workbook(tmp_path / "a.xlsx", {"S": (AVAIL, rows)})
     frame, issues = read_availability(path)
     assert not xlsx_bounds.known_no_booleans(path, "S")
