@@ -73,7 +73,11 @@ conventions.apply(app, COMMANDS, long=["validate", "push", "fetch", "reconcile"]
 
 
 def main() -> None:
-    """The ``workbench`` console script: every command's exit code is decided here, once."""
+    """The ``workbench`` console script: every command's exit code is decided here, once. numpy's OpenBLAS is
+    asked for no helper threads first (:func:`workbench.config.one_blas_thread`), before anything imports numpy."""
+    from workbench.config import one_blas_thread
+
+    one_blas_thread()
     from workbench.cli.exits import run
 
     run(app)
