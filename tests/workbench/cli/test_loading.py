@@ -10,9 +10,11 @@ import json
 import os
 import pkgutil
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from typer.core import TyperCommand
 from typer.testing import CliRunner
 
 import workbench.cli
@@ -107,13 +109,16 @@ def test_every_command_loads(command: list[str]) -> None:
 def test_the_commands_mapping_builds_a_command_only_when_it_is_looked_up() -> None:
     built: list[str] = []
 
-    def loader(name: str):
-        return lambda: built.append(name) or name  # type: ignore[func-returns-value]
+    def loader(name: str) -> Callable[[], TyperCommand]:
+        def build() -> TyperCommand:
+            built.append(name)
+            return TyperCommand(name=name)
+        return build
 
     commands = Commands({"a": loader("a"), "b": loader("b")})
     assert list(commands) == ["a", "b"] and "a" in commands and "z" not in commands and len(commands) == 2
     assert commands.get("z") is None and built == []
-    assert commands["b"] == "b" and commands["b"] == "b" and built == ["b"]  # built once, then kept
+    assert commands["b"] is commands["b"] and commands["b"].name == "b" and built == ["b"]  # built once, then kept
 
 
 def test_the_console_script_leaves_numpy_with_one_blas_thread(tmp_path: Path) -> None:
