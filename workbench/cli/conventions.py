@@ -80,10 +80,10 @@ class _Build:
     def root(self, name: str, where: Where) -> Command:
         """The root's command or group ``name``, from ``where``."""
         if not isinstance(where, str):
-            group, members = where
-            loaders = {command: functools.partial(self.member, _attribute(group), name, command, module)
+            shared, members = _attribute(where[0]), where[1]  # e.g. common.push_app: each module adds its commands
+            loaders = {command: functools.partial(self.member, shared, name, command, module)
                        for command, module in members.items()}
-            return self.group(_attribute(group), name, lazy_group(TidyGroup, loaders, f"{name.title()}Group"))
+            return self.group(shared, name, lazy_group(TidyGroup, loaders, f"{name.title()}Group"))
         found = _attribute(where)
         if isinstance(found, typer.Typer):
             _tidy(found)
