@@ -397,3 +397,14 @@ def journal_path(given: str | os.PathLike[str] | None = None) -> Path:
     if given is not None:
         return Path(given)
     return Path(os.environ.get(PREFIX + "JOURNAL") or DEFAULT_JOURNAL_PATH)
+
+
+def one_blas_thread() -> None:
+    """Let numpy's OpenBLAS start one thread (the caller's), unless ``OPENBLAS_NUM_THREADS`` is already set.
+
+    OpenBLAS starts a helper thread per core when numpy is imported, and each spins waiting for work for a
+    while (about 0.1 s of CPU per ``workbench`` command); nothing in the workbench multiplies matrices, so the
+    command line asks for none. It works only before numpy is first imported: the ``workbench`` console script
+    calls it first (:func:`workbench.cli.main`). A value the user set (e.g. for a notebook's own algebra) is
+    kept."""
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")

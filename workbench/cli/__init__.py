@@ -21,36 +21,45 @@ module                 commands
 ``conventions``        what every command does alike: --json/--quiet/--verbose, SIGTERM, help, --version
 ``paths``              output paths checked against the inputs before any work
 ``kinds``              the wrong kind of workbook recognised before it is read
+``loading``            each command's module imported when the command is first used
 =====================  =================================================================================
 
 Exit codes of every command: 0 done; 1 errors found; 2 the input, settings or command line
 cannot be used; 3 an unexpected failure (one line on the terminal, the trace in a log file;
 see ``workbench.cli.exits``); 130 stopped by Ctrl-C or SIGTERM.
 
-This package is the only one that starts the local stand-ins (``workbench.sandbox``). Heavy
-imports (pandas, Great Expectations, lxml, servers) happen inside the commands, so
-``workbench --help`` is instant.
+This package is the only one that starts the local stand-ins (``workbench.sandbox``). A command's module is
+imported only when that command is used (``COMMANDS``, :mod:`workbench.cli.loading`), and heavy imports
+(pandas, Great Expectations, lxml, servers) happen inside the commands, so ``workbench --help`` is instant.
 """
 
 from __future__ import annotations
 
 import typer
 
-from workbench.cli import availability as _availability  # noqa: F401 - registers `validate|push availability`
-from workbench.cli import availability_read as _availability_read  # noqa: F401 - `fetch|reconcile availability`
-from workbench.cli import content as _content  # noqa: F401 - registers `validate content`
-from workbench.cli import content_fetch as _content_fetch  # noqa: F401 - registers `fetch content`
-from workbench.cli import content_push as _content_push  # noqa: F401 - registers `push content`
 from workbench.cli import conventions
-from workbench.cli import rates as _rates  # noqa: F401 - registers `validate rates`, `push rates|requests`
-from workbench.cli import rooms as _rooms  # noqa: F401 - registers `validate|push|fetch rooms`
-from workbench.cli.cars import app as cars_app
-from workbench.cli.common import fetch_app, push_app, reconcile_app, validate_app
-from workbench.cli.demo import demo
-from workbench.cli.health import health
-from workbench.cli.notify import notify_app
-from workbench.cli.runs import runs
-from workbench.cli.sandbox import sandbox_app
+from workbench.cli.conventions import Where
+
+#: Every command of the root, in the order ``workbench --help`` lists them, and where it lives (module of
+#: ``workbench.cli``): a command (``"module:function"``), a group of its own (``"module:typer"``), or a group whose
+#: commands live in several modules (``("module:typer", {command: module})``). Each module is imported when its
+#: command is first used (:mod:`workbench.cli.loading`): ``workbench push availability`` imports
+#: ``workbench.cli.availability`` and no other command's module.
+COMMANDS: dict[str, Where] = {
+    "health": "health:health",
+    "demo": "demo:demo",
+    "runs": "runs:runs",
+    "notify": "notify:notify_app",
+    "validate": ("common:validate_app", {"availability": "availability", "content": "content", "rates": "rates",
+                                         "rooms": "rooms"}),
+    "push": ("common:push_app", {"availability": "availability", "content": "content_push", "rates": "rates",
+                                 "requests": "rates", "rooms": "rooms"}),
+    "fetch": ("common:fetch_app", {"availability": "availability_read", "content": "content_fetch",
+                                   "rooms": "rooms"}),
+    "reconcile": ("common:reconcile_app", {"availability": "availability_read"}),
+    "cars": "cars:app",
+    "sandbox": "sandbox:sandbox_app",
+}
 
 app = typer.Typer(
     name="workbench",
@@ -59,22 +68,16 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
-app.add_typer(notify_app, name="notify")
-app.add_typer(validate_app, name="validate")
-app.add_typer(push_app, name="push")
-app.add_typer(fetch_app, name="fetch")
-app.add_typer(reconcile_app, name="reconcile")
-app.add_typer(cars_app, name="cars")
-app.add_typer(sandbox_app, name="sandbox")
-app.command("health")(health)
-app.command("demo")(demo)
-app.command("runs")(runs)
-conventions.apply(app, long=[("validate", validate_app), ("push", push_app), ("fetch", fetch_app),
-                             ("reconcile", reconcile_app)], sending=["push", "reconcile"], root_long=["health"])
+conventions.apply(app, COMMANDS, long=["validate", "push", "fetch", "reconcile"], sending=["push", "reconcile"],
+                  root_long=["health"])
 
 
 def main() -> None:
-    """The ``workbench`` console script: every command's exit code is decided here, once."""
+    """The ``workbench`` console script: every command's exit code is decided here, once. numpy's OpenBLAS is
+    asked for no helper threads first (:func:`workbench.config.one_blas_thread`), before anything imports numpy."""
+    from workbench.config import one_blas_thread
+
+    one_blas_thread()
     from workbench.cli.exits import run
 
     run(app)

@@ -180,8 +180,8 @@ def push_availability_cmd(
       workbench push availability availability.xlsx --env-file sandbox/connection.env --report push.html
     """
     from loaders import LoadError
+    from workbench import writers  # the face: a name's module is imported when it is used (see below)
     from workbench.errors import BlockedByErrors, WorkbenchError
-    from workbench.writers import AVAILABILITY, PushInterrupted
 
     check_outputs({"files": files, "--registry": registry, "--rooms": rooms, "--waivers": waivers,
                    "--env-file": env_file}, files={"--report": report, "--journal": journal},
@@ -201,7 +201,9 @@ def push_availability_cmd(
 
         check_paths(report, check_push_report_path)
     day = _day(as_of)
-    reports = PushReports(report, journal, AVAILABILITY)
+    # the kind of data a report of nothing sent is about: only with --report (a dry run without reports imports
+    # none of the push's outcomes)
+    reports = PushReports(report, journal, writers.AVAILABILITY if report else None)
     target = ""
     try:
         settings = load_settings(env_file, check_files=dry_run is None and not plan)
@@ -234,7 +236,8 @@ def push_availability_cmd(
         console.print(f"[red]Nothing {'written' if dry_run is not None else 'sent'}:[/] {escape(str(exc))}")
         reports.nothing_sent(str(exc), check, target)
         raise typer.Exit(1) from None
-    except PushInterrupted as exc:  # Ctrl-C / SIGTERM: what was sent is in the journal, the reports say it
+    except writers.PushInterrupted as exc:  # Ctrl-C / SIGTERM: what was sent is in the journal, the reports say it
+        # (looked up only when an exception gets this far: a dry run imports no push driver)
         reports.stopped(exc)
     except WorkbenchError as exc:
         reports.nothing_sent(str(exc), check, target)

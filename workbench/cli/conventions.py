@@ -7,24 +7,36 @@
 * help: option values named for what they are (``FILE``, ``DIR``, ``DATE``, ``N``), not typer's
   ``<list[Path]>`` / ``<bool>``; a docstring's paragraphs flow to the terminal's width (not cut where the
   source line ends), while an indented paragraph (the ``Examples:``) keeps its lines;
-* ``workbench --version``.
+* ``workbench --version``;
+* each command's module imported when the command is first used (:mod:`workbench.cli.loading`), so a command
+  imports only what it needs.
 
-A command added later to one of these groups gets all of it without a line of its own.
+A command added later to one of these groups gets all of it with one line: its name and module in
+``workbench.cli.COMMANDS``.
 """
 
 from __future__ import annotations
 
+import copy
 import functools
 import inspect
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from contextlib import nullcontext
+from dataclasses import dataclass
+from importlib import import_module
 from pathlib import PurePath
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from typer.core import TyperArgument, TyperCommand, TyperGroup
+from typer.main import get_command_from_info, get_group_from_info
+from typer.models import CommandInfo
+
+if TYPE_CHECKING:
+    from typer._click import Command  # typer's own click (importing ``click`` would load a second one)
 
 from workbench.cli import summary
+from workbench.cli.loading import lazy_group
 from workbench.cli.signals import NOTHING_SENT, sigterm_as_ctrl_c
 
 QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="Print only errors.")]
@@ -38,19 +50,80 @@ VALUES = {"--as-of": "DATE", "--today": "DATE", "--dry-run": "DIR", "--letters":
           "--state-dir": "DIR", "--wait": "SECONDS", "--scheduler": "URL"}
 
 
-def apply(app: typer.Typer, long: Iterable[tuple[str, typer.Typer]], sending: Iterable[str],
+#: where a command of the root lives: ``"module:attribute"`` of ``workbench.cli`` (a command's function, or a
+#: typer of commands of its own), or, for a group whose commands live in several modules, ``("module:attribute"``
+#: of the group's typer, ``{command: module}``)
+Where = str | tuple[str, Mapping[str, str]]
+
+
+def apply(app: typer.Typer, commands: Mapping[str, Where], long: Iterable[str], sending: Iterable[str],
           root_long: Iterable[str] = ()) -> None:
-    """Wrap the commands of ``long`` (group name -> its typer) and the root's ``root_long`` commands;
-    ``sending``: the groups whose commands send. Every command and group of ``app`` gets the tidy help."""
-    sends = set(sending)
-    for group, sub in long:
-        for info in sub.registered_commands:
-            info.callback = _wrapped(info.callback, f"{group} {info.name}", sends=group in sends)
-    for info in app.registered_commands:
-        if info.name in set(root_long):
-            info.callback = _wrapped(info.callback, str(info.name), sends=False)
-    _tidy(app)
+    """Give ``app`` the root's ``commands`` (name -> :data:`Where`), each module imported when the command is
+    first used (:mod:`workbench.cli.loading`). The commands of the groups ``long`` and the root's ``root_long``
+    commands take --quiet/--json/--verbose; ``sending``: the groups whose commands send. Every command and group
+    gets the tidy help."""
+    build = _Build(app, long=set(long), sends=set(sending), root_long=set(root_long))
+    loaders = {name: functools.partial(build.root, name, where) for name, where in commands.items()}
+    app.info.cls = lazy_group(TidyGroup, loaders, "WorkbenchGroup")
     app.callback()(_root)
+
+
+@dataclass(frozen=True)
+class _Build:
+    """Builds one command or group of the root when it is first used (the loaders of :func:`apply`)."""
+
+    app: typer.Typer
+    long: set[str]
+    sends: set[str]
+    root_long: set[str]
+
+    def root(self, name: str, where: Where) -> Command:
+        """The root's command or group ``name``, from ``where``."""
+        if not isinstance(where, str):
+            shared, members = _attribute(where[0]), where[1]  # e.g. common.push_app: each module adds its commands
+            loaders = {command: functools.partial(self.member, shared, name, command, module)
+                       for command, module in members.items()}
+            return self.group(shared, name, lazy_group(TidyGroup, loaders, f"{name.title()}Group"))
+        found = _attribute(where)
+        if isinstance(found, typer.Typer):
+            _tidy(found)
+            return self.group(found, name, TidyGroup)
+        holder = typer.Typer()  # registered as ``app.command(name)(found)`` would
+        holder.command(name)(found)
+        return self.command(holder.registered_commands[0], name, long=name in self.root_long, sends=False)
+
+    def member(self, group: typer.Typer, group_name: str, command: str, module: str) -> Command:
+        """Command ``command`` of ``group``, registered by importing ``workbench.cli.<module>``."""
+        import_module(f"workbench.cli.{module}")
+        info = next((i for i in group.registered_commands if i.name == command), None)
+        if info is None:
+            raise LookupError(f"workbench.cli.{module} does not register `{group_name} {command}`")
+        return self.command(copy.copy(info), f"{group_name} {command}", long=group_name in self.long,
+                            sends=group_name in self.sends)
+
+    def command(self, info: CommandInfo, name: str, long: bool, sends: bool) -> Command:
+        """``info`` (a copy: the registered one is left as it is) as a click command, with the options of a long
+        command when ``long``."""
+        if long:
+            info.callback = _wrapped(info.callback, name, sends=sends)
+        if not info.cls or info.cls is TyperCommand:
+            info.cls = TidyCommand
+        return get_command_from_info(info, pretty_exceptions_short=self.app.pretty_exceptions_short,
+                                     rich_markup_mode=self.app.rich_markup_mode)
+
+    def group(self, sub: typer.Typer, name: str, cls: type[TyperGroup]) -> Command:
+        """The typer ``sub`` as the click group ``name`` of class ``cls`` (as ``app.add_typer(sub, name=name)``)."""
+        holder = typer.Typer()
+        holder.add_typer(sub, name=name, cls=cls)
+        return get_group_from_info(holder.registered_groups[0], pretty_exceptions_short=self.app.pretty_exceptions_short,
+                                   suggest_commands=self.app.suggest_commands,
+                                   rich_markup_mode=self.app.rich_markup_mode)
+
+
+def _attribute(where: str) -> Any:
+    """``"module:attribute"`` of ``workbench.cli``, its module imported."""
+    module, _, attribute = where.partition(":")
+    return getattr(import_module(f"workbench.cli.{module}"), attribute)
 
 
 def _print_version(value: bool) -> None:

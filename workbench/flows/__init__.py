@@ -22,11 +22,13 @@ if TYPE_CHECKING:
         AvailabilityCheck,
         check_availability,
     )
-    from workbench.flows.availability import (
+    from workbench.flows.availability_dry import (
+        AvailabilityDryRun,
+    )
+    from workbench.flows.availability_dry import (
         dry_run as availability_dry_run,
     )
     from workbench.flows.availability_push import (
-        AvailabilityDryRun,
         plan_availability,
         push_availability,
     )
@@ -49,6 +51,9 @@ if TYPE_CHECKING:
         ContentPushResult,
         preview_content,
         push_content,
+    )
+    from workbench.flows.dry_runs import (
+        DryRun,
     )
     from workbench.flows.folders import (
         push_requests,
@@ -73,7 +78,6 @@ if TYPE_CHECKING:
         plan_rates,
     )
     from workbench.flows.rates import (
-        DryRun,
         RatesCheck,
         check_rates,
         push_rates,
@@ -120,10 +124,10 @@ if TYPE_CHECKING:
     )
 
 __getattr__, __dir__ = lazy_exports(__name__, {
-    "availability_dry_run": "workbench.flows.availability:dry_run",
+    "availability_dry_run": "workbench.flows.availability_dry:dry_run",
     "AvailabilityCheck": "workbench.flows.availability",
     "check_availability": "workbench.flows.availability",
-    "AvailabilityDryRun": "workbench.flows.availability_push",
+    "AvailabilityDryRun": "workbench.flows.availability_dry",
     "plan_availability": "workbench.flows.availability_push",
     "push_availability": "workbench.flows.availability_push",
     "AvailabilityReconciliation": "workbench.flows.availability_read",
@@ -149,7 +153,7 @@ __getattr__, __dir__ = lazy_exports(__name__, {
     "as_pushed": "workbench.flows.plan",
     "plan_rates": "workbench.flows.plan",
     "check_rates": "workbench.flows.rates",
-    "DryRun": "workbench.flows.rates",
+    "DryRun": "workbench.flows.dry_runs",
     "push_rates": "workbench.flows.rates",
     "rates_dry_run": "workbench.flows.rates:dry_run",
     "RatesCheck": "workbench.flows.rates",

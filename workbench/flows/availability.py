@@ -41,9 +41,8 @@ from workbench.flows.checked import IssuesView, refuse_other_kind
 from workbench.lazy import lazy_exports
 
 if TYPE_CHECKING:  # for type checkers; at run time loaded on first use (checking needs none of them)
+    from workbench.flows.availability_dry import AvailabilityDryRun, dry_run
     from workbench.flows.availability_push import (
-        AvailabilityDryRun,
-        dry_run,
         plan_availability,
         push_availability,
         push_availability_folder,
@@ -188,7 +187,7 @@ __all__ = ["AvailabilityCheck", "AvailabilityDryRun", "CALENDAR_KEYS", "check_av
            "dry_run", "fetch_availability", "plan_availability", "push_availability", "push_availability_folder",
            "reconcile_availability"]
 __getattr__, __dir__ = lazy_exports(__name__, {
-    "AvailabilityDryRun": "workbench.flows.availability_push", "dry_run": "workbench.flows.availability_push",
+    "AvailabilityDryRun": "workbench.flows.availability_dry", "dry_run": "workbench.flows.availability_dry",
     "plan_availability": "workbench.flows.availability_push", "push_availability": "workbench.flows.availability_push",
     "push_availability_folder": "workbench.flows.availability_push",
     "fetch_availability": "workbench.flows.availability_read",

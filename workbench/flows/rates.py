@@ -29,9 +29,9 @@ from loaders.issues import combine
 from loaders.schemas import empty_rates as empty_rates_frame
 from loaders.waivers import read_waivers
 from workbench.config import Settings
-from workbench.display import MarkdownSummary, Summary, Table
 from workbench.errors import BlockedByErrors
 from workbench.flows.checked import IssuesView, refuse_other_kind
+from workbench.flows.dry_runs import DryRun
 from workbench.flows.frames import read_rates_frame
 from workbench.reports.about import describe, names_from
 from workbench.wording import agree, count, fact
@@ -51,7 +51,6 @@ from workbench.writers import (
 )
 
 PathLike = str | Path
-DRY_RUN_ROWS = 10  # requests a dry run's summary lists
 RatesInput: TypeAlias = "str | Path | pd.DataFrame"  # a file, or a frame read like a sheet (workbench.flows.frames)
 WaiversInput: TypeAlias = "str | Path | pd.DataFrame | Iterable[str | Path]"  # files, or a read_waivers frame
 
@@ -242,41 +241,6 @@ def _load(inputs: list[RatesInput], sheet: str | Sequence[str] | None, *, encodi
     frame = frame.astype(RATES_COLUMNS)
     frame.attrs["headers"] = headers
     return frame, combine([i for _, i in parts])
-
-
-@dataclass(repr=False)
-class DryRun(MarkdownSummary):
-    """Requests written to ``directory``: one ``.xml`` per request and ``manifest.csv``."""
-
-    directory: Path
-    requests: list[RateRequest]
-    manifest: pd.DataFrame
-    skipped_rows: int
-    repeated_rows: int = 0  # prices repeating an earlier row's cell: not written (the first is)
-
-    def _repr_html_(self) -> str:
-        facts = [fact(len(self.requests), "request", "requests"), fact(self.messages, "message", "messages"),
-                 fact(self.cells, "price", "prices"), fact(self.skipped_rows, "price with errors left out", "prices with errors left out"),
-                 (str(self.directory), "written to:")]
-        shown = self.manifest.head(DRY_RUN_ROWS)
-        note = (f"{len(shown):,} of {count(len(self.manifest), 'request')} shown; all of them: `.manifest`"
-                if len(shown) < len(self.manifest) else "")
-        tables = [Table("Requests (nothing was sent)", shown, note=note, wide=("source_rows",))] if len(shown) else []
-        verdict = "written, nothing sent" if self.requests else "nothing to send"
-        return Summary("Dry run", verdict, "info", facts, tables).html()
-
-    def __repr__(self) -> str:
-        return (f"<DryRun: {count(len(self.requests), 'request')}, {count(self.messages, 'message')}, "
-                f"{count(self.cells, 'price')} written to {self.directory}; {count(self.skipped_rows, 'price')} with "
-                "errors left out>")
-
-    @property
-    def cells(self) -> int:
-        return int(self.manifest["cells"].sum()) if len(self.manifest) else 0
-
-    @property
-    def messages(self) -> int:
-        return int(self.manifest["messages"].sum()) if len(self.manifest) else 0
 
 
 def _blocked(check: RatesCheck, skip_invalid: bool) -> None:
