@@ -300,7 +300,8 @@ def _read_sheet(path: Path, reader: object, name: str, kind: TableKind | None,
         texts = [header_cells[c] for c in cols]
         text_names = [texts[i] for i in kind.number_columns(texts)]
     checked = kind.checked_columns if kind is not None else (lambda _h: set())
-    table = workbooks.load_typed(reader, name, index, text_names, checked)
+    booleans = not (path.suffix.lower() in xlsx_xml.XLSX_SUFFIXES and xlsx_bounds.known_no_booleans(path, name))
+    table = workbooks.load_typed(reader, name, index, text_names, checked, booleans=booleans)
     searched = header_row is not None or peek is not None
     if table is not None and not searched and kind is not None:
         head = [str(v) if v is not None else "" for v in table.table.slice(0, 1).to_pylist()[0].values()]

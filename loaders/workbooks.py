@@ -3,7 +3,9 @@
 fastexcel types each column (much faster than asking it for text); numbers are then written as
 Excel shows them (15 significant digits, so 129.95000000000002 is 129.95) and dates as
 ``YYYY-MM-DD HH:MM:SS``. Columns that must hold numbers (prices, counts) are asked for as text,
-so a boolean cell arrives as ``true``, never as the 1 it would be coerced to. A column with a cell
+so a boolean cell arrives as ``true``, never as the 1 it would be coerced to; in a sheet known to hold
+no boolean cell they are read typed, and each distinct number written as fastexcel writes it as text
+(:func:`as_read_as_text`: the same text, without formatting a million cells one by one). A column with a cell
 that does not fit its type (``12O.50`` in a price column) is read again as text. Excel error
 values (``#DIV/0!``) are kept aside with their cell, and fastexcel's own log lines are kept off
 the console.
@@ -60,10 +62,18 @@ def quiet_fastexcel() -> Iterator[list[str]]:
 
 
 def load_typed(reader: object, name: str, header_index: int, text_names: Sequence[str],
-               number_columns: Callable[[list[str]], set[int]]) -> SheetTable | None:
+               number_columns: Callable[[list[str]], set[int]], *, booleans: bool = True) -> SheetTable | None:
     """The fast path: typed columns turned into text. ``None`` when the sheet needs the text path
-    (a header cell that is not text, or a column fastexcel cannot type)."""
-    dtypes: dict[str | int, str] = {n: "string" for n in text_names if n}
+    (a header cell that is not text, or a column fastexcel cannot type).
+
+    ``text_names``: the columns read as text as fastexcel writes it (numbers with up to 9 decimals,
+    then :func:`_excel_digits`). ``booleans=False``: the sheet is known to hold no boolean cell
+    (``xlsx_bounds.known_no_booleans``), so those columns are read typed and their numbers written
+    as the text reading would (:func:`as_read_as_text`), and no column is read again for holding 0 or
+    1; a column typed otherwise than as numbers (dates, or NaN) is read again as text, and a sheet
+    fastexcel cannot read so is read as before."""
+    typed = set() if booleans else {n for n in text_names if n}
+    dtypes: dict[str | int, str] = {n: "string" for n in text_names if n and n not in typed}
     errors: dict[tuple[int, int], str] = {}
     for _ in range(3):  # at most: typed, then the columns that need it as text
         try:
@@ -71,17 +81,21 @@ def load_typed(reader: object, name: str, header_index: int, text_names: Sequenc
                                       dtypes=dtypes or None)
             table, cell_errors = sheet.to_arrow_with_errors()
         except Exception:  # noqa: BLE001 - e.g. UnsupportedColumnTypeCombinationError: read as text
-            return None
+            return load_typed(reader, name, header_index, text_names, number_columns) if typed else None
         header = _header_texts(sheet.selected_columns, table)
         if header is None:
             return None
         errors, mismatched = _split_errors(cell_errors, header_index)
+        as_read = {p for p, info in enumerate(sheet.selected_columns)
+                   if str(getattr(info, "name", "")) in typed and not _is_text(table.column(p).type)}
         numeric = {p for p in number_columns(header)
                    if p < table.num_columns and not _is_text(table.column(p).type)}
-        coerced = {p for p in numeric if _may_hold_booleans(table.column(p))}
-        redo = {p for p in mismatched | coerced if not _is_text(table.column(p).type)}
+        coerced = {p for p in numeric if _may_hold_booleans(table.column(p))} if booleans else set()
+        odd = {p for p in as_read if not _plain_floats(table.column(p))}
+        redo = {p for p in mismatched | coerced | odd if not _is_text(table.column(p).type)}
         if not redo:
-            body = pa.table({f"c{i}": as_text(col) for i, col in enumerate(table.columns)})
+            body = pa.table({f"c{i}": as_read_as_text(col) if i in as_read else as_text(col)
+                             for i, col in enumerate(table.columns)})
             head = pa.table({f"c{i}": pa.array([h or None], body.column(i).type) for i, h in enumerate(header)})
             return SheetTable(pa.concat_tables([head, body]), header_index, errors)
         dtypes.update({p: "string" for p in redo})
@@ -125,6 +139,13 @@ def _may_hold_booleans(col: pa.ChunkedArray) -> bool:
     return bool(pc.any(pc.is_in(col, value_set=pa.array([0, 1], t))).as_py())
 
 
+def _plain_floats(col: pa.ChunkedArray) -> bool:
+    """Whether ``col`` holds floats only, none of them NaN (:func:`as_read_as_text` writes those)."""
+    if col.type != pa.float64():
+        return False
+    return not pc.any(pc.is_nan(col)).as_py()
+
+
 def _header_texts(columns: Sequence[object], table: pa.Table) -> list[str] | None:
     """The header cells as typed, from fastexcel's column names; ``None`` when they cannot be
     recovered (a date or other non-text header cell: fastexcel replaces it with a made-up name)."""
@@ -157,6 +178,28 @@ def as_text(col: pa.ChunkedArray) -> pa.ChunkedArray | pa.Array:
     if pa.types.is_boolean(t):
         return pc.if_else(col, "true", "false")
     return pc.cast(col, pa.string())
+
+
+def as_read_as_text(col: pa.ChunkedArray) -> pa.Array:
+    """A column of floats (no NaN) as the same column asked of fastexcel as text would be after
+    :func:`_excel_digits`: each distinct number written once, as fastexcel writes a number as text
+    (:func:`fastexcel_number`), then with Excel's 15 digits when that is longer than 16 characters."""
+    values = col.to_numpy(zero_copy_only=False)  # a blank is NaN here (there is no NaN value)
+    codes, uniques = pd.factorize(values.view(np.int64), use_na_sentinel=True)  # by bits: -0.0 is not 0.0
+    codes[np.isnan(values)] = -1
+    texts = _excel_digits(pa.chunked_array([pa.array([fastexcel_number(v) for v in uniques.view(np.float64)],
+                                                     pa.large_string())], pa.large_string()))
+    return pc.take(texts.combine_chunks().cast(pa.large_string()),
+                   pa.array(codes.astype(np.int32), mask=codes < 0))  # -1 (blank) -> null
+
+
+def fastexcel_number(v: object) -> str:
+    """A float as fastexcel writes it in a column asked for as text: nine decimals, trailing zeros and
+    point trimmed (Rust's ``format!("{x:.9}")``: correctly rounded, ties to even, as Python's)."""
+    f = float(v)  # type: ignore[arg-type]
+    if f != f:
+        return "NaN"
+    return f"{f:.9f}".rstrip("0").rstrip(".") if np.isfinite(f) else ("inf" if f > 0 else "-inf")
 
 
 _LONG_NUMBER = r"^-?\d[\d.]{16,}$"

@@ -12,9 +12,10 @@ strings, and every zip part as inflated. So, before they see a workbook:
 - :func:`check_sheet` reads a sheet's ``<dimension ref>`` and, when it is absent, suspicious or
   the sheet small, the sheet's real extent: every cell reference is scanned (RE2 through pyarrow,
   about half a second for a 260 MB sheet; milliseconds when the dimension is there). A sheet scanned
-  whole is also looked through for formulas and merged cells: one without either is remembered
-  (:func:`known_plain`), so the scan for formulas without a saved value (``blank_cells``) need not
-  inflate it again.
+  whole is also looked through for formulas, merged cells and boolean cells: one without formulas and
+  merged cells is remembered (:func:`known_plain`), so the scan for formulas without a saved value
+  (``blank_cells``) need not inflate it again; one without a boolean cell too (:func:`known_no_booleans`),
+  so its number columns can be read typed (a boolean would arrive as the number 1).
 
 Both raise :class:`~loaders.errors.LoadError` naming the file, the sheet and what it declares.
 A file that is not a readable zip is let through: the reader says it is damaged, as before.
@@ -79,13 +80,24 @@ def check_sheet(path: Path, sheet: str, bounds: WorkbookBounds = DEFAULT_BOUNDS)
 
 #: sheets a whole scan found without any formula or merged cell: (path, file version, sheet)
 _PLAIN: set[tuple[str, tuple[int, int], str]] = set()
+#: sheets a whole scan found without any boolean cell: (path, file version, sheet)
+_NO_BOOLEANS: set[tuple[str, tuple[int, int], str]] = set()
 _MARKS = r"<(?:\w+:)?f[\s>/]"
+#: a cell's type said to be boolean (``t="b"``, ``x:t = 'b'``), or written with a character reference
+#: (``t="&#98;"``); anything else named ``t`` starting so matches too: the sheet is then not known to be without
+_BOOLEAN = r"""t\s*=\s*["']\s*[b&]"""
 
 
 def known_plain(path: Path, sheet: str) -> bool:
     """True when :func:`check_sheet` scanned this version of the sheet whole and found no formula and no
     merged cell in it (False: not known, or it has some)."""
     return (os.path.abspath(path), _stamp(path), sheet) in _PLAIN
+
+
+def known_no_booleans(path: Path, sheet: str) -> bool:
+    """True when :func:`check_sheet` scanned this version of the sheet whole and found no boolean cell
+    in it (False: not known, or it may have one): no number column of it can hold a TRUE read as 1."""
+    return (os.path.abspath(path), _stamp(path), sheet) in _NO_BOOLEANS
 
 
 def _stamp(path: Path) -> tuple[int, int]:
@@ -153,9 +165,11 @@ def _sheet(path: Path, sheet: str, bounds: WorkbookBounds) -> None:
                 cells = (last_col - first_col + 1) * (last_row - first_row + 1)
                 if info.file_size > SCAN_ALWAYS and info.file_size <= BYTES_A_CELL * cells + SCAN_ALWAYS:
                     return  # a plausible declaration on a big sheet: trusted
-            found, marks = _scan(fh, info, bounds)
-            if not marks:
+            found, seen = _scan(fh, info, bounds)
+            if not seen.marks:
                 _PLAIN.add((str(path), _stamp(path), sheet))
+            if not seen.booleans:
+                _NO_BOOLEANS.add((str(path), _stamp(path), sheet))
             if found is not None:
                 _refuse_extent(path, sheet, "has", 1, 1, *found, bounds)
     except _UNREADABLE:
@@ -310,27 +324,52 @@ def _refuse_extent(path: Path, sheet: str, verb: str, first_col: int, first_row:
                     "range", source=path.name, sheet=sheet)
 
 
-def _scan(fh: BinaryIO, info: zipfile.ZipInfo, bounds: WorkbookBounds) -> tuple[tuple[int, int] | None, bool]:
+@dataclass
+class _Seen:
+    """What a scan found in a sheet (True also when it stopped before knowing)."""
+
+    flagged: bool = False   # a cell or row past the bounds, or not giving its position first
+    marks: bool = False     # a formula or a merged cell
+    booleans: bool = False  # a boolean cell
+
+    def pattern(self, past: str) -> str:
+        """One RE2 pattern for all that is still looked for (empty: nothing is)."""
+        wanted = ([_IRREGULAR, past] if not self.flagged else []) + ([_MARKS, "mergeCell"] if not self.marks else []) \
+            + ([_BOOLEAN] if not self.booleans else [])
+        return "|".join(f"(?:{p})" for p in wanted)
+
+    def look(self, text: bytes, past: str) -> None:
+        """Which of them ``text`` holds (it matched :meth:`pattern`: rarely)."""
+        self.flagged = self.flagged or _found(text, _IRREGULAR) or _found(text, past)
+        self.marks = self.marks or _has_marks(text)
+        self.booleans = self.booleans or _found(text, _BOOLEAN)
+
+
+def _scan(fh: BinaryIO, info: zipfile.ZipInfo, bounds: WorkbookBounds) -> tuple[tuple[int, int] | None, _Seen]:
     """(last column, last row), 1-based, over every cell and row of the sheet (``None`` when they
-    are within bounds whatever they are), and whether the sheet holds a formula or a merged cell.
+    are within bounds whatever they are), and what the sheet holds (formulas, merged cells, booleans).
 
     With every row Excel has, ``safe`` columns fit in ``bounds.max_cells``. RE2 looks through the
     sheet for what could go past that: a reference past column ``safe`` or past Excel's last row,
     or a cell or row that does not give its position first. A sheet without any (nearly every
     sheet) needs nothing more; otherwise its references are read one by one (slower).
+
+    Everything looked for is one pattern, so a chunk holding none of it (nearly every chunk) is read
+    by RE2 once; a chunk where it matches is searched for each, to know which it holds.
     """
     safe = min(bounds.max_cells // EXCEL_ROWS, EXCEL_COLUMNS)
     columns = greater_pattern(column_letters(safe - 1) if safe else "", "ABCDEFGHIJKLMNOPQRSTUVWXYZ", "[A-Z]")
     rows = greater_pattern(str(EXCEL_ROWS), "0123456789", "[0-9]", first="[1-9]")
     past = f' r="(?:(?:{columns})[0-9]|[A-Z]*0*(?:{rows})")'
-    flagged = marks = False
+    seen = _Seen()
     with closing(_chunks(fh, info)) as chunks:  # closed (its helper thread stopped) before reading again
         for text in chunks:
-            flagged = flagged or _found(text, _IRREGULAR) or _found(text, past)
-            marks = marks or _has_marks(text)
-            if flagged and marks:
+            pattern = seen.pattern(past)
+            if not pattern:
                 break
-    return (_exact(fh, info, bounds) if flagged else None), marks
+            if _found(text, pattern):
+                seen.look(text, past)
+    return (_exact(fh, info, bounds) if seen.flagged else None), seen
 
 
 def _chunks(fh: BinaryIO, info: zipfile.ZipInfo) -> Generator[bytes, None, None]:
