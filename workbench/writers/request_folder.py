@@ -213,7 +213,9 @@ def _write_cells(out: Path, cells: pd.DataFrame) -> pd.Series:
     headers = [[s, h, dict(v)] for (s, h), v in cells.attrs.get("headers", {}).items()]
     table = table.replace_schema_metadata({**(table.schema.metadata or {}),
                                            HEADERS_KEY: json.dumps(headers).encode("utf-8")})
-    pq.write_table(table, out / CELLS)
+    # no column statistics: the file is read whole (``read_folder``), never filtered by them, and
+    # computing min/max of a million texts was half the writing (1M values: 0.18 -> 0.09 s CPU)
+    pq.write_table(table, out / CELLS, write_statistics=False)
     return source_rows(cells)
 
 
