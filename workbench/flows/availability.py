@@ -33,7 +33,7 @@ from expectations.availability_groups import availability_repeats, missing_facts
 from expectations.located import locate_issues
 from expectations.rates import as_of_date
 from expectations.waivers import apply_waivers, empty_waived
-from loaders import Registry, read_registry, read_rooms
+from loaders import Registry, read_registry
 from loaders.availability import read_availability
 from loaders.schemas import RESTRICTION_HEADERS, RESTRICTIONS
 from loaders.waivers import read_waivers
@@ -176,7 +176,12 @@ def check_loaded_availability(loaded: tuple[pd.DataFrame, pd.DataFrame], files: 
     day = as_of_date(as_of)
     reg = registry if isinstance(registry, Registry) else read_registry(registry) if registry is not None \
         else Registry()
-    room_frame = rooms if isinstance(rooms, pd.DataFrame) or rooms is None else read_rooms(rooms).rooms
+    if isinstance(rooms, pd.DataFrame) or rooms is None:
+        room_frame = rooms
+    else:  # rooms workbooks given: only then is the rooms reader loaded
+        from loaders import read_rooms
+
+        room_frame = read_rooms(rooms).rooms
     issues = validate_availability(frame, registry=reg, as_of=day, rooms=room_frame, rates=rates,
                                    load_issues=load_issues)
     check = AvailabilityCheck(frame, issues, day, reg, quantities(reg, room_frame), [Path(p) for p in files])
