@@ -28,7 +28,6 @@ import re
 import struct
 import threading
 import zipfile
-import zlib
 from collections.abc import Generator, Iterator
 from contextlib import closing
 from dataclasses import dataclass
@@ -38,6 +37,7 @@ from queue import Full, Queue
 from typing import BinaryIO
 
 from loaders.errors import LoadError
+from loaders.inflate import INFLATE_ERRORS, raw_inflater
 from loaders.xlsx_xml import XLSX_SUFFIXES, column_index, column_letters, sheet_part, sheet_parts
 
 EXCEL_ROWS, EXCEL_COLUMNS = 1_048_576, 16_384
@@ -47,7 +47,8 @@ HEAD = 64 << 10          # where a part's declarations (<dimension>, <sst count>
 SAMPLE = 4 << 20         # bytes of each part inflated to see how it really inflates
 SCAN_ALWAYS = 8 << 20    # a sheet this small is scanned whatever its dimension says (milliseconds)
 BYTES_A_CELL = 2_048     # more XML than this per declared cell: the dimension is suspicious, scan
-_UNREADABLE = (zipfile.BadZipFile, zlib.error, OSError, KeyError, ValueError, EOFError, struct.error)
+_UNREADABLE: tuple[type[Exception], ...] = (zipfile.BadZipFile, *INFLATE_ERRORS, OSError, KeyError, ValueError,
+                                            EOFError, struct.error)
 
 
 @dataclass(frozen=True)
@@ -202,19 +203,22 @@ def _inflate(fh: BinaryIO, info: zipfile.ZipInfo) -> Iterator[tuple[bytes, int]]
         return
     if info.compress_type != zipfile.ZIP_DEFLATED:
         return  # a method the readers do not take either: they say so
-    inflater = zlib.decompressobj(-zlib.MAX_WBITS)
+    inflater = raw_inflater()  # ISA-L when installed: the same stream, ~2.4x less CPU than zlib
     fed, pending = 0, b""
     while not inflater.eof:
         if not pending:
             pending = fh.read(min(CHUNK, left)) if left > 0 else b""
-            if not pending:
-                return
             left -= len(pending)
             fed += len(pending)
+        # with no input left, what the inflater still holds (ISA-L keeps inflated bytes past ``CHUNK`` inside,
+        # not as unconsumed input) is drained until it gives nothing more
         data = inflater.decompress(pending, CHUNK)
+        drained = not pending and not data
         pending = inflater.unconsumed_tail
         if data:
             yield data, fed - len(pending)
+        if drained:
+            return
 
 
 def _head(fh: BinaryIO, info: zipfile.ZipInfo, size: int) -> bytes:
@@ -482,20 +486,24 @@ def _counted(fh: BinaryIO, info: zipfile.ZipInfo) -> tuple[int, int]:
             return next(self.chunks, b"")
 
     col = row = last_col = last_row = 0
-    for event, el in etree.iterparse(_Stream(), events=("start", "end"), tag=("{*}row", "{*}c"),
-                                     resolve_entities=False, no_network=True, huge_tree=True):
-        name = etree.QName(el).localname
-        if event == "end":
+    events = etree.iterparse(_Stream(), events=("start", "end"), tag=("{*}row", "{*}c"), resolve_entities=False,
+                             no_network=True, huge_tree=True)
+    try:
+        for event, el in events:
+            name = etree.QName(el).localname
+            if event == "end":
+                if name == "row":
+                    el.clear()
+                continue
+            ref = el.get("r") or ""
             if name == "row":
-                el.clear()
-            continue
-        ref = el.get("r") or ""
-        if name == "row":
-            row = int(ref) if ref.isdigit() else row + 1
-            col = 0
-        else:
-            m = re.fullmatch(r"([A-Z]+)(\d+)", ref)
-            col = column_index(m.group(1)) + 1 if m else col + 1
-            last_row = max(last_row, int(m.group(2)) if m else row)
-        last_col, last_row = max(last_col, col), max(last_row, row)
+                row = int(ref) if ref.isdigit() else row + 1
+                col = 0
+            else:
+                m = re.fullmatch(r"([A-Z]+)(\d+)", ref)
+                col = column_index(m.group(1)) + 1 if m else col + 1
+                last_row = max(last_row, int(m.group(2)) if m else row)
+            last_col, last_row = max(last_col, col), max(last_row, row)
+    except etree.XMLSyntaxError:
+        pass  # damaged XML: the extent found before the damage is judged, and the reader says the file is damaged
     return last_col, last_row

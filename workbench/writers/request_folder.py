@@ -140,7 +140,7 @@ def _sorted_codes(column: pd.Series) -> tuple[np.ndarray, np.ndarray]:
     texts = np.array([str(c) for c in column.cat.categories] + [""], dtype=object)  # the last: missing
     codes = column.cat.codes.to_numpy().astype(np.int64)
     codes[codes < 0] = len(texts) - 1
-    used = np.unique(codes)
+    used = np.flatnonzero(np.bincount(codes, minlength=len(texts)))  # the codes used, sorted: no hashing
     distinct, rank_of_used = np.unique(texts[used].astype(str), return_inverse=True)  # sorted; a missing and a '' one
     rank = np.zeros(len(texts), dtype=np.int64)
     rank[used] = rank_of_used
