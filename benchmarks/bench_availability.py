@@ -196,18 +196,30 @@ def in_fresh_process(script: str, *args: str) -> dict:
     return out
 
 
-def command(xlsx: Path, registry: Path, out: Path) -> dict:
-    """``workbench push availability XLSX --dry-run OUT`` in a fresh process: its wall and CPU time (and of that,
-    the kernel's)."""
+def command(xlsx: Path, registry: Path, out: Path, tree: Path = HERE.parent) -> dict:
+    """``workbench push availability XLSX --dry-run OUT`` in a fresh process, with the code of ``tree`` (this
+    checkout, or ``--before``'s): its wall and CPU time (and of that, the kernel's)."""
+    env = {**os.environ, "PYTHONPATH": str(tree)}
     cpu0, sys0 = _children()
     t0 = time.perf_counter()
     done = subprocess.run([sys.executable, "-m", "workbench.cli", "push", "availability", str(xlsx), "--registry",
                            str(registry), "--as-of", AS_OF, "--skip-invalid", "--dry-run", str(out)],
-                          capture_output=True, text=True, cwd=HERE.parent)
+                          capture_output=True, text=True, cwd=tree, env=env)
     if done.returncode != 0:
         raise SystemExit(f"the command failed:\n{done.stdout}\n{done.stderr}")
     cpu, kernel = _children()
     return {"process_wall": time.perf_counter() - t0, "process_cpu": cpu - cpu0, "process_sys": kernel - sys0}
+
+
+def byte_compiled(tree: Path) -> None:
+    """The workbench's own modules of ``tree`` byte-compiled, as Python's first run of them leaves them on any
+    machine (pip compiles the installed libraries, so the raw read's are). This sandbox sets
+    ``PYTHONDONTWRITEBYTECODE=1``, under which every run would parse and compile them again (~80 modules a
+    command): measured apart, in ``RESULTS.md``."""
+    import compileall
+
+    for package in ("loaders", "expectations", "workbench"):
+        compileall.compile_dir(str(tree / package), quiet=1)
 
 
 def with_dimension(xlsx: Path, rows: int) -> Path:
@@ -227,19 +239,21 @@ def with_dimension(xlsx: Path, rows: int) -> Path:
     return copy
 
 
-def xlsx_to_requests(xlsx: Path, registry: Path, runs: int, rows: int) -> dict:
+def xlsx_to_requests(xlsx: Path, registry: Path, runs: int, rows: int, before: Path | None = None) -> dict:
     """Interleaved runs of the command, the staged path and the raw read, on the workbook and on its copy with a
-    dimension; medians."""
+    dimension (and the command with ``before``'s code, when given); medians."""
     load = load_average()  # before the runs
     outs = Path(tempfile.mkdtemp(prefix="workbench-avail-bench-"))
     dimensioned = with_dimension(xlsx, rows)
-    paths, raws, commands, dim_raws, dim_commands = [], [], [], [], []
+    paths, raws, commands, dim_raws, dim_commands, befores = [], [], [], [], [], []
     try:
         in_fresh_process(RAW_READ, str(xlsx))  # warm the page cache for both
         in_fresh_process(RAW_READ, str(dimensioned))
         for n in range(runs):
             raws.append(in_fresh_process(RAW_READ, str(xlsx)))
             commands.append(command(xlsx, registry, outs / f"command{n}"))
+            if before is not None:
+                befores.append(command(xlsx, registry, outs / f"before{n}", before))
             paths.append(in_fresh_process(TO_REQUESTS, str(xlsx), str(registry), str(outs / f"run{n}")))
             dim_raws.append(in_fresh_process(RAW_READ, str(dimensioned)))
             dim_commands.append(command(dimensioned, registry, outs / f"dimension{n}"))
@@ -249,7 +263,9 @@ def xlsx_to_requests(xlsx: Path, registry: Path, runs: int, rows: int) -> dict:
     def med(rows: list[dict], key: str, sub: str | None = None) -> float:
         return statistics.median(r[sub][key] if sub else r[key] for r in rows)
 
-    return {"runs": paths, "raws": raws, "commands": commands, "load": load,
+    return {"runs": paths, "raws": raws, "commands": commands, "load": load, "befores": befores,
+            "before_cpu": med(befores, "process_cpu") if befores else None,
+            "before_wall": med(befores, "process_wall") if befores else None,
             "command_sys": med(commands, "process_sys"),
             "command_wall": med(commands, "process_wall"), "command_cpu": med(commands, "process_cpu"),
             "dim_command_cpu": med(dim_commands, "process_cpu"), "dim_command_wall": med(dim_commands, "process_wall"),
@@ -367,7 +383,9 @@ def section(meta: dict, e2e: dict, comp: dict, kinds: list[dict], paper: dict, p
         SECTION, "",
         f"Measured {dt.date.today()} with `.venv/bin/python benchmarks/bench_availability.py --cells "
         f"{meta['values']} --runs {len(e2e['runs'])}` (code {code}; CPython {platform.python_version()}; 2 cores "
-        f"shared with other engineers' work, load average before the runs {e2e['load']}). The workbook: "
+        f"shared with other engineers' work, load average before the runs {e2e['load']}; output folders under "
+        f"`{tempfile.gettempdir()}`; the workbench's modules byte-compiled first, as any first run leaves them). "
+        "The workbook: "
         f"{meta['rows']:,} rows, {meta['values']:,} values ({meta['rooms']} room types of {meta['hotels']} properties "
         f"x {meta['nights']} nights: rooms to sell per room type, and Closed, ClosedToArrival, MinStayArrival for "
         f"each of {meta['rates_per_room']} rates), {Path(e2e.get('xlsx', '')).name}; checked with a registry (every "
@@ -426,29 +444,31 @@ def section(meta: dict, e2e: dict, comp: dict, kinds: list[dict], paper: dict, p
                          "reading the answers on one core is as slow as the quota: the read-back of 10,000 properties "
                          "needs both cores (or fewer room-rates per property) to keep up."),
         f"- Where the command's {e2e['command_cpu']:.2f} s CPU go: {e2e['command_sys']:.2f} s are kernel time (page "
-        "faults of the ~650 MB the frames take at their peak, against ~250 MB for the raw read, and creating 1,176 "
-        f"files); outside the script's stages from the read on {e2e['command_cpu'] - e2e['inside_cpu']:.2f} s: the "
-        "interpreter, the imports (pandas, pyarrow, numpy ~0.3 s; the CLI's typer and every command's module "
-        "~0.15 s), the settings and the exit; fastexcel's read itself, plus "
-        "~0.12 s for the value columns it is asked to give as text (so a TRUE stays a flag's value, never a count "
-        "of 1); the bounds scan of a sheet without `<dimension>` ~0.25 s (its 113 MB of XML inflated, 0.1 s, and "
-        "searched by RE2 for references past the bounds, cells without a position, formulas and merged cells, "
-        "0.15 s; with the dimension the search for formulas without a saved value takes its place); then the "
-        "stages above. What 2.5x would still need (~0.4 s more): the canonical frame's repeated texts (`source`, "
-        "`sheet`, `restriction`, `value_column`: ~100 MB for a million values, ~25,000 page faults) kept as "
-        "categories (a change of the frame's schema for API users), the value columns read as numbers when the "
-        "bounds scan saw no boolean cell (`t=\"b\"`) in the sheet (~0.12 s), and the dry run not importing the push "
-        "(`workbench.flows.rates`, `writers.plan`, the transport: ~0.07 s) nor the CLI every command's module.",
-        "- Before this branch (code a3660b1, load 4.1/4.0/5.4): 3.24 s CPU against 0.98 s raw = 3.31x (stages: "
-        "imports 0.40, read 1.42, check 0.31, compress and build 0.41, write the folder 0.36). This branch "
-        "(avail-speed): every message's XML made at once by Arrow's string kernels (`ota.avail_notif.messages_xml`; "
-        "build 0.15 -> 0.06 s), the canonical frame assembled once instead of a frame per value column "
-        "concatenated, the rules' restriction codes named from their first rows instead of a million texts (check "
-        "-0.05 s and 56,000 page faults), blocks past 32 MiB taken from the heap too (`workbench.memory`: freed ones "
-        "reused, ~33,000 fewer faults), and the push reports' module (and the `workbench.reports` face's writers) "
-        "imported only when a report is asked for (~0.1 s of imports). Side by side with main (code 4a4a86f), 5 "
-        "interleaved runs each, load rising from 2.8 to 7.6: 3.75 s -> 3.32 s CPU a command (kernel 0.97 -> 0.84 s); "
-        "after merging main (2ec05cb), load 5.4 rising to 11.9: 4.01 s -> 3.75 s (kernel 1.06 -> 0.90 s).",
+        "faults of the ~620 MB the frames take at their peak, against ~250 MB for the raw read, and creating 1,176 "
+        "files: ~0.04 s on a quiet file system, up to 0.3 s within minutes of thousands of files removed nearby, "
+        f"ext4's `recently_deleted`); outside the script's stages from the read on "
+        f"{e2e['command_cpu'] - e2e['inside_cpu']:.2f} s: the interpreter, the imports (pandas, numpy and pyarrow "
+        "~0.25 s; typer, which checks options with pydantic, ~0.06 s; only the invoked command's module and only "
+        "the names it uses), the settings and the exit. Inside the read: fastexcel's own read, the bounds scan of a "
+        "sheet without `<dimension>` (its 113 MB of XML inflated by ISA-L, 0.06 s, and searched in one RE2 pass for "
+        "references past the bounds, cells without a position, formulas, merged cells and boolean cells, ~0.18 s), "
+        "and the canonical frame; then the stages above.",
+        *([f"- The same command with the code before this session's work on the figure ({e2e['before_code']}), "
+           f"in the same runs: {e2e['before_cpu']:.2f} s CPU = {e2e['before_cpu'] / e2e['raw_process_cpu']:.2f}x the "
+           f"raw read (runs {[round(r['process_cpu'], 2) for r in e2e['befores']]}): "
+           f"{1 - e2e['command_cpu'] / e2e['before_cpu']:.0%} less CPU now."] if e2e.get("before_cpu") else []),
+        "- What brought it here: 3.31x at a3660b1; 2.93x at 8bcc2d9 (2026-11-28, quiet machine, after `avail-speed`: "
+        "the XML made by Arrow's string kernels, one canonical frame, blocks past 32 MiB kept in the heap, the push "
+        "reports imported only with `--report`). Then, in this order: the number columns of a sheet the bounds scan "
+        "found without a boolean cell read typed by fastexcel, each distinct number written as its text reading "
+        "writes it (`loaders.workbooks.as_read_as_text`; the same frame, tested cell kind by cell kind), and one "
+        "RE2 pass for everything the scan looks for; each command's module imported when the command is used "
+        "(`workbench.cli.loading`), the dry run not importing the push (`flows/availability_dry.py`), one OpenBLAS "
+        "thread (its helper thread spun ~0.1 s at numpy's import); the `loaders` and `expectations` faces lazy (no "
+        "rooms or content code for availability); `cells.parquet` without column statistics (0.18 -> 0.09 s); the "
+        "scan's inflate by ISA-L (0.145 -> 0.06 s). Tried and left out, measured: the label columns (`source`, "
+        "`sheet`, `restriction`, `value_column`) as categories: no faster end to end (the stages 3.45 -> 3.58 s, "
+        "6 interleaved runs), and a change of the frame's schema.",
     ]
     return "\n".join(lines) + "\n"
 
@@ -477,10 +497,17 @@ def main() -> None:
     parser.add_argument("--cells", type=int, default=1_000_000)
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--write", action="store_true", help="replace the section of benchmarks/RESULTS.md")
+    parser.add_argument("--before", type=Path, help="a checkout of earlier code: its command is timed in the same "
+                        "runs (e.g. a worktree at the commit before a change)")
     args = parser.parse_args()
     xlsx, registry, meta = cached_workbook(args.cells)
     print(f"workbook: {xlsx} ({meta['rows']:,} rows, {meta['values']:,} values)", flush=True)
-    e2e = xlsx_to_requests(xlsx, registry, args.runs, meta["rows"])
+    for tree in (HERE.parent, *([args.before] if args.before else [])):
+        byte_compiled(tree)
+    e2e = xlsx_to_requests(xlsx, registry, args.runs, meta["rows"], args.before)
+    if args.before:
+        e2e["before_code"] = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=args.before,
+                                            capture_output=True, text=True).stdout.strip()
     e2e["xlsx"] = str(xlsx)
     print(json.dumps({k: v for k, v in e2e.items() if k not in ("runs", "raws")}, indent=1), flush=True)
     comp = compression(xlsx, registry, args.runs)
