@@ -1,8 +1,10 @@
-"""The lazy-export idiom (PEP 562) of the ``loaders`` and ``expectations`` faces: a face lists its
-public names and the module each lives in, and a name's module is imported on first use, so
-``from loaders import read_availability`` loads the availability reader, not the rooms and content
-readers beside it. (The workbench's faces use :mod:`workbench.lazy`: the sandbox, which may not import
-``loaders``, is one of them.)
+"""The one lazy-export idiom of the package faces (PEP 562): ``loaders``, ``expectations`` and the
+workbench's (``workbench``, its stages and the sandbox). A face lists its public names and the module each
+lives in, and a name's module is imported on first use, so ``import workbench`` (and ``workbench --help``)
+does not load pandas, Great Expectations or lxml, and ``from loaders import read_availability`` loads the
+availability reader, not the rooms and content readers beside it. A ``TYPE_CHECKING`` block beside the
+table gives type checkers and editors the real names. It sits in the lowest package so that every face can
+use it (the sandbox, which may not import ``loaders``, is let import this one module).
 """
 
 from __future__ import annotations

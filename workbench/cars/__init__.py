@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from workbench.lazy import lazy_exports
+from loaders.lazy import lazy_exports
 
 _EXPORTS = {
     "workbench.cars.client": ("CarSearchClient", "ClientStats"),

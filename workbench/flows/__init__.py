@@ -6,7 +6,7 @@
 DIR`` of any kind). A flow ties the pure stages (``loaders``, ``expectations``) to the writers and the
 platform reads; it holds no parsing, no message building and no HTTP of its own.
 
-The names other packages use, each loaded on first use (:mod:`workbench.lazy`); a module
+The names other packages use, each loaded on first use (:mod:`loaders.lazy`); a module
 outside this package imports them from here, never from the modules behind them
 (``tests/test_faces.py`` keeps it so).
 """
@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from workbench.lazy import lazy_exports
+from loaders.lazy import lazy_exports
 
 if TYPE_CHECKING:
     from workbench.flows.availability import (

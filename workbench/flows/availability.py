@@ -35,10 +35,10 @@ from expectations.rates import as_of_date
 from expectations.waivers import apply_waivers, empty_waived
 from loaders import Registry, read_registry
 from loaders.availability import read_availability
+from loaders.lazy import lazy_exports
 from loaders.schemas import RESTRICTION_HEADERS, RESTRICTIONS
 from loaders.waivers import read_waivers
 from workbench.flows.checked import IssuesView, refuse_other_kind
-from workbench.lazy import lazy_exports
 
 if TYPE_CHECKING:  # for type checkers; at run time loaded on first use (checking needs none of them)
     from workbench.flows.availability_dry import AvailabilityDryRun, dry_run

@@ -1,6 +1,6 @@
 """OTA (OpenTravel 2003B) and B.XML messages: one module per message, namespaces in ``ns.py``.
 
-The names other packages use, each loaded on first use (:mod:`workbench.lazy`); a module
+The names other packages use, each loaded on first use (:mod:`loaders.lazy`); a module
 outside this package imports them from here, never from the modules behind them
 (``tests/test_faces.py`` keeps it so).
 """
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from workbench.lazy import lazy_exports
+from loaders.lazy import lazy_exports
 
 if TYPE_CHECKING:
     from workbench.ota.avail_notif import (

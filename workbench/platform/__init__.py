@@ -5,7 +5,7 @@
 OTA_HotelDescriptiveInfo). Message parsing lives in ``workbench.ota``; bytes move through
 ``workbench.transport``.
 
-The names other packages use, each loaded on first use (:mod:`workbench.lazy`); a module
+The names other packages use, each loaded on first use (:mod:`loaders.lazy`); a module
 outside this package imports them from here, never from the modules behind them
 (``tests/test_faces.py`` keeps it so).
 """
@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from workbench.lazy import lazy_exports
+from loaders.lazy import lazy_exports
 
 if TYPE_CHECKING:
     from workbench.platform.availability import (

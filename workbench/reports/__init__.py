@@ -1,12 +1,12 @@
 """Exports for people: tables (CSV/XLSX), validation reports and push reports. Each name's module is
-imported on first use (:mod:`workbench.lazy`), so a command that only compares paths
+imported on first use (:mod:`loaders.lazy`), so a command that only compares paths
 (``workbench.reports.output_files``) does not load the report writers."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from workbench.lazy import lazy_exports
+from loaders.lazy import lazy_exports
 
 if TYPE_CHECKING:
     from workbench.reports.push import NothingSent, check_push_report_path, write_push_report

@@ -4,13 +4,13 @@
     async with PlatformClient(Settings.from_env()) as client:
         result = await client.send("OTA_HotelRateAmountNotif", body, context=...)
 
-See docs/transport.md. Names load on first use (``workbench.lazy``): a dry run, which only needs
+See docs/transport.md. Names load on first use (``loaders.lazy``): a dry run, which only needs
 the operation catalogue and the send-time estimate, does not import httpx and ssl.
 """
 
 from typing import TYPE_CHECKING
 
-from workbench.lazy import lazy_exports
+from loaders.lazy import lazy_exports
 
 _EXPORTS = {
     "workbench.transport.backoff": ("RetryPolicy", "parse_retry_after"),

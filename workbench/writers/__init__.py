@@ -7,7 +7,7 @@ The one push path: ``driver`` (the one send loop of every kind), ``kind`` / ``pl
 ``overlay`` and the ``room_*`` parts), content (``content_push``), the modular APIs (``modular_content``,
 ``modular_rooms``). Writers take frames, not flow objects.
 
-The names other packages use, each loaded on first use (:mod:`workbench.lazy`); a module
+The names other packages use, each loaded on first use (:mod:`loaders.lazy`); a module
 outside this package imports them from here, never from the modules behind them
 (``tests/test_faces.py`` keeps it so).
 """
@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from workbench.lazy import lazy_exports
+from loaders.lazy import lazy_exports
 
 if TYPE_CHECKING:
     from workbench.writers.accepted import (
