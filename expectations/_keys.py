@@ -62,10 +62,9 @@ class Coder:
             key = key * n + codes
             span *= n
         if span <= max(DENSE_SPAN, 4 * len(key)):
-            ids = _dense_ids(key, span)
-        else:
-            ids, _ = pd.factorize(key)
-            ids = ids.astype(np.int64, copy=False)
+            return Keys(*_dense_ids_and_first(key, span))
+        ids, _ = pd.factorize(key)
+        ids = ids.astype(np.int64, copy=False)
         k = int(ids.max()) + 1 if len(ids) else 0
         first = np.empty(k, dtype=np.int64)
         first[ids[::-1]] = np.arange(len(ids) - 1, -1, -1)
@@ -78,9 +77,16 @@ DENSE_SPAN = 1 << 22  # keys below this (or 4x the rows) are numbered with an ar
 def _dense_ids(key: np.ndarray, span: int) -> np.ndarray:
     """``pd.factorize(key)[0]`` (groups numbered in order of first appearance) for keys in
     ``0..span-1``, with arrays of ``span`` instead of hashing every row."""
-    first = np.full(span, len(key), dtype=np.int64)
-    first[key[::-1]] = np.arange(len(key) - 1, -1, -1, dtype=np.int64)  # the first row of each key
-    present = np.flatnonzero(first < len(key))
+    return _dense_ids_and_first(key, span)[0]
+
+
+def _dense_ids_and_first(key: np.ndarray, span: int) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`_dense_ids` and the first row of each group. The rows that are the first of their key, in
+    row order, are the groups in order of first appearance: no sort (1M rows, 8 key sets: 0.15 -> 0.09 s)."""
+    rows = np.arange(len(key), dtype=np.int64)
+    first_of_key = np.full(span, len(key), dtype=np.int64)
+    first_of_key[key[::-1]] = rows[::-1]  # the last write wins: the first row of each key
+    first = np.flatnonzero(first_of_key[key] == rows)  # each group's first row, in order of appearance
     order = np.empty(span, dtype=np.int64)
-    order[present[np.argsort(first[present], kind="stable")]] = np.arange(len(present), dtype=np.int64)
-    return order[key]
+    order[key[first]] = np.arange(len(first), dtype=np.int64)
+    return order[key], first

@@ -8,7 +8,7 @@ import pandas as pd
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from expectations._keys import Coder, _dense_ids
+from expectations._keys import Coder, _dense_ids, _dense_ids_and_first
 
 values = st.one_of(st.none(), st.integers(-3, 3), st.sampled_from(["a", "b", "EUR", ""]))
 
@@ -30,3 +30,12 @@ def test_keys_number_groups_in_order_of_first_appearance(rows: list[tuple]) -> N
 def test_dense_ids_equal_factorize(key: list[int], span: int) -> None:
     k = np.asarray(key, dtype=np.int64)
     assert _dense_ids(k, span).tolist() == pd.factorize(k)[0].tolist()
+
+
+@given(st.lists(st.integers(0, 40), max_size=200), st.integers(41, 5000))
+def test_dense_first_rows_are_each_groups_first(key: list[int], span: int) -> None:
+    k = np.asarray(key, dtype=np.int64)
+    ids, first = _dense_ids_and_first(k, span)
+    expected, _ = pd.factorize(k)
+    assert ids.tolist() == expected.tolist()
+    assert first.tolist() == [int(np.flatnonzero(expected == g)[0]) for g in range(len(set(key)))]

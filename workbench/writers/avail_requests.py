@@ -26,7 +26,8 @@ import pyarrow as pa
 from loaders.schemas import RESTRICTIONS
 from workbench.ota import DEFAULT_READING, messages_xml, parse_avail_notif, request_xml
 from workbench.writers.batches import RateRequest, batch_requests, message_locators
-from workbench.writers.compress import plan_series, series_months
+from workbench.writers.categories import as_category
+from workbench.writers.compress import months_of, plan_series, series_months
 from workbench.writers.journal_avail import CELL_FIELDS
 from workbench.writers.planned import Planned
 
@@ -73,7 +74,7 @@ def compress_availability(frame: pd.DataFrame, weekly: bool = True) -> AvailComp
         "start": p.start, "end": p.end, "mask": p.mask, "value": np.asarray(values)[p.value],
     })
     # the cells' files and sheets as categories: a request takes its cells by integer codes, not by text
-    cells = pd.DataFrame({"source": f["source"].astype("category"), "sheet": f["sheet"].astype("category"),
+    cells = pd.DataFrame({"source": as_category(f["source"]), "sheet": as_category(f["sheet"]),
                           "row": f["row"], "message": p.message})
     return AvailCompressed(messages, cells)
 
@@ -113,17 +114,17 @@ def availability_folder_plan(frame: pd.DataFrame, timestamp: dt.datetime | None 
     :data:`AVAIL_CELL_COLUMNS` plus ``file`` (its request, ``<hotel>-<YYYY-MM>.xml``), ``month`` and
     ``locator`` (the ``LocatorID`` of the message carrying it), in ``frame``'s order - what
     :func:`workbench.writers.request_folder.write_folder` writes as a dry-run folder."""
-    f = frame.reset_index(drop=True)
-    compressed = compress_availability(f)
-    cells = f[AVAIL_CELL_COLUMNS]  # a new frame (copy on write): the columns added below leave ``frame`` as it is
+    f = frame.reset_index(drop=True)  # a new frame (copy on write): the columns set below leave ``frame`` as it is
     for name in ("restriction", "source", "sheet", "value_column"):  # few distinct texts: Parquet writes them once
-        cells[name] = compressed.cells[name] if name in compressed.cells else cells[name].astype("category")
+        f[name] = as_category(f[name])  # (and the compression finds the restrictions by their codes)
+    compressed = compress_availability(f)
+    cells = f[AVAIL_CELL_COLUMNS]
     # (``month`` and ``file`` are categories too, below)
     if f.empty:
         return iter(()), cells.assign(file=pd.Series(dtype=object), month=pd.Series(dtype=object),
                                       locator=pd.Series(dtype=np.int64))
     # each cell's request, named once per request (no million string joins): hotel and month as one integer
-    months = f["date"].to_numpy("datetime64[M]").astype(np.int64)
+    months = months_of(f["date"].to_numpy("datetime64[D]")).astype(np.int64)
     request, keys = pd.factorize(f["hotel_code"].to_numpy(dtype=np.int64) * 100_000 + months)
     hotels, month_of = np.divmod(np.asarray(keys, dtype=np.int64), 100_000)
     month_text = np.datetime_as_string(month_of.astype("datetime64[M]"), unit="M")

@@ -82,10 +82,24 @@ class SeriesMonths:
 def series_months(hotel: pd.Series, dates: pd.Series, keys: list[pd.Series | np.ndarray]) -> SeriesMonths:
     """The series-month of each row: (``hotel``, month of ``dates``, ``*keys``) in value order."""
     days = dates.to_numpy("datetime64[D]")
-    month = days.astype("datetime64[M]")
+    month = months_of(days)
     day = (days - month.astype("datetime64[D]")).astype(np.int64)
     series, series_at = _value_codes([_codes(hotel), _codes(month.astype(np.int64)), *(_codes(k) for k in keys)])
     return SeriesMonths(series, series_at, month[series_at].astype("datetime64[D]"), series * DAYS + day)
+
+
+def months_of(days: np.ndarray) -> np.ndarray:
+    """``days.astype("datetime64[M]")`` for ``datetime64[D]`` nights, through a table of the nights from the
+    first to the last: the calendar is worked out once per night of the span, not once per row (a million
+    rows over two years: 10 -> 3 ms). A span much longer than the rows, or a NaT, is converted as numpy does."""
+    n = days.view(np.int64)
+    if len(n) == 0:
+        return days.astype("datetime64[M]")
+    lo, hi = int(n.min()), int(n.max())
+    if lo == np.iinfo(np.int64).min or hi - lo > 4 * len(n) + 1_000:
+        return days.astype("datetime64[M]")
+    table = np.arange(lo, hi + 1, dtype=np.int64).view("datetime64[D]").astype("datetime64[M]")
+    return table[n - lo]
 
 
 @dataclass

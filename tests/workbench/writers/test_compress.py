@@ -250,3 +250,26 @@ def test_each_hotel_alone_gives_the_requests_it_gets_with_the_others(frame) -> N
     whole = [(r.key, r.body) for r in plan_requests(frame, timestamp=START_TS)]
     apart = [(r.key, r.body) for _, part in frame.groupby("hotel_code") for r in plan_requests(part, timestamp=START_TS)]
     assert whole == apart
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.one_of(st.none(), st.integers(-800_000, 2_900_000)), max_size=50),
+       st.integers(-60_000, 60_000))
+def test_months_of_is_numpys_month_of_every_night(offsets: list[int | None], shift: int) -> None:
+    from workbench.writers.compress import months_of
+
+    days = np.array([np.datetime64("NaT") if o is None else np.datetime64(o + shift, "D") for o in offsets],
+                    dtype="datetime64[D]")
+    expected = days.astype("datetime64[M]")
+    got = months_of(days)
+    assert got.dtype == expected.dtype
+    assert np.array_equal(got, expected, equal_nan=True)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.integers(0, 1_500), min_size=1, max_size=50), st.integers(-40_000, 40_000))
+def test_months_of_a_short_span_goes_through_the_table(offsets: list[int], first: int) -> None:
+    from workbench.writers.compress import months_of
+
+    days = (np.array(offsets, dtype=np.int64) + first).view("datetime64[D]")
+    assert np.array_equal(months_of(days), days.astype("datetime64[M]"))
