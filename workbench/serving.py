@@ -83,7 +83,10 @@ def make_server(app: Callable[..., Any], tls: TLSFiles | None, log_level: str = 
 
 
 def serve_forever(app: Callable[..., Any], sock: socket.socket, tls: TLSFiles | None, log_level: str = "warning") -> None:
-    """Serve until interrupted (Ctrl-C / SIGTERM)."""
+    """Serve until interrupted (Ctrl-C / SIGTERM), with Python's own collector thresholds (a server runs for days)."""
+    from workbench.memory import serving
+
+    serving()
     make_server(app, tls, log_level=log_level).run(sockets=[sock])
 
 

@@ -79,3 +79,24 @@ def test_fewer_collections_raises_the_threshold_unless_switched_off() -> None:
         done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True,
                               env={**os.environ, "WORKBENCH_MALLOC_TUNING": setting})
         assert json.loads(done.stdout) == expected
+
+
+def test_the_command_line_starts_collecting_less_and_servers_go_back_to_pythons_thresholds() -> None:
+    probe = ("import gc, json; before = gc.get_threshold(); import workbench.cli; starting = gc.get_threshold(); "
+             "from workbench.memory import serving; serving(); "
+             "print(json.dumps([before, starting, gc.get_threshold()]))")
+    for setting, starting in (("1", [50_000, 20, 20]), ("0", [700, 10, 10])):
+        done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True,
+                              env={**os.environ, "WORKBENCH_MALLOC_TUNING": setting})
+        before, during, served = json.loads(done.stdout)
+        assert before == [700, 10, 10]
+        assert during == starting
+        assert served == before
+
+
+def test_a_batch_process_keeps_its_own_settings_when_a_server_starts_in_it() -> None:
+    probe = ("import gc, json; from workbench.memory import batch_process, serving; batch_process(); serving(); "
+             "print(json.dumps(gc.get_threshold()))")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True,
+                          env={**os.environ, "WORKBENCH_MALLOC_TUNING": "1"})
+    assert json.loads(done.stdout) == [50_000, 20, 20]

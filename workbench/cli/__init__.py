@@ -35,10 +35,14 @@ imported only when that command is used (``COMMANDS``, :mod:`workbench.cli.loadi
 
 from __future__ import annotations
 
-import typer
+from workbench.memory import collect_less_while_starting
 
-from workbench.cli import conventions
-from workbench.cli.conventions import Where
+collect_less_while_starting()  # before typer, pydantic and rich are imported: no collections while starting
+
+import typer  # noqa: E402
+
+from workbench.cli import conventions  # noqa: E402
+from workbench.cli.conventions import Where  # noqa: E402
 
 #: Every command of the root, in the order ``workbench --help`` lists them, and where it lives (module of
 #: ``workbench.cli``): a command (``"module:function"``), a group of its own (``"module:typer"``), or a group whose

@@ -87,4 +87,7 @@ def serve(service: NotifyService, port: int = 8443, host: str = LOOPBACK, cert: 
     ep = endpoints(host, actual, ca)
     env = write_env(service.state_dir, ep)
     print(f"serving {ep.notify_url}\n  token endpoint {ep.token_url}\n  settings written to {env}", flush=True)
+    from workbench.memory import serving
+
+    serving()  # Python's own collector thresholds: this process runs for days
     make_server(create_app(service), tls, log_level=log_level, **server_options(service)).run(sockets=[sock])
