@@ -26,7 +26,6 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-import pyarrow as pa
 
 from loaders import normalize as norm
 from loaders.errors import LoadError
@@ -34,7 +33,7 @@ from loaders.header_rows import HEADER_SEARCH_ROWS, TableKind
 from loaders.headers import header_key, match_headers, missing_columns_error, where
 from loaders.issues import issues_from_records
 from loaders.kind_tables import Loaded, SheetRead, gather, no_sheet_error
-from loaders.rate_cells import Distinct, RateSheet, range_nights, repeated
+from loaders.rate_cells import Distinct, RateSheet, range_nights, repeated, repeated_blocks
 from loaders.rates import header_dates, problem_rows
 from loaders.schemas import (
     AVAILABILITY_COLUMNS,
@@ -313,17 +312,10 @@ def _rows(s: RateSheet, plan: _Plan, keys: _Keys) -> tuple[pd.DataFrame, pd.Data
     if not sum(sizes):
         return empty_availability(), _concat(unread_parts)
     index = pd.RangeIndex(sum(sizes))
-    which = pa.array(np.repeat(np.arange(len(kept), dtype=np.int32), sizes))
     frame = _assemble(s, keys, np.concatenate([k[0] for k in kept]), np.concatenate([k[1] for k in kept]),
-                      _labels([name for name, _, _ in parts], which, index),
-                      np.concatenate([k[2] for k in kept]), _labels([s.header(n) for n, _, _ in parts], which, index))
+                      repeated_blocks([name for name, _, _ in parts], sizes, index),
+                      np.concatenate([k[2] for k in kept]), repeated_blocks([s.header(n) for n, _, _ in parts], sizes, index))
     return frame, _concat(unread_parts)
-
-
-def _labels(texts: list[str], which: pa.Array, index: pd.RangeIndex) -> pd.Series:
-    """``texts[which[i]]`` on row ``i``: a string column as :func:`repeated` makes them (one text per row)."""
-    return pd.Series(pd.arrays.ArrowStringArray(pa.array(texts, pa.large_string()).take(which)), index=index,
-                     copy=False)
 
 
 def _wide(s: RateSheet, plan: _Plan, keys: _Keys) -> tuple[pd.DataFrame, pd.DataFrame]:

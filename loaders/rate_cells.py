@@ -8,6 +8,7 @@ rules can still speak about its other cells.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -245,9 +246,20 @@ def type_cells(s: RateSheet, cells: pd.DataFrame, layout: str) -> tuple[pd.DataF
 def repeated(text: str, index: pd.Index) -> pd.Series:
     """``text`` on every row, as a string column built from its Arrow buffers (no million Python
     objects, no per-row work: a source or sheet name, or the one amount column of a sheet)."""
-    n, data = len(index), text.encode()
-    offsets = np.arange(n + 1, dtype=np.int64) * len(data)
-    arr = pa.LargeStringArray.from_buffers(n, pa.py_buffer(offsets), pa.py_buffer(data * n))
+    return repeated_blocks([text], [len(index)], index)
+
+
+def repeated_blocks(texts: Sequence[str], sizes: Sequence[int] | np.ndarray, index: pd.Index) -> pd.Series:
+    """``texts[0]`` on the first ``sizes[0]`` rows, then ``texts[1]`` on the next ``sizes[1]``, ...: a string
+    column built from its Arrow buffers (each text's bytes repeated, its offsets counted), as :func:`repeated`
+    (a million rows: 3 ms, where taking them from an array of the texts copies each row's text: 12 ms)."""
+    encoded = [t.encode() for t in texts]
+    counts = np.asarray(sizes, dtype=np.int64)
+    lengths = np.repeat(np.array([len(e) for e in encoded], dtype=np.int64), counts)
+    offsets = np.zeros(len(lengths) + 1, dtype=np.int64)
+    np.cumsum(lengths, out=offsets[1:])
+    data = b"".join(e * int(n) for e, n in zip(encoded, counts, strict=True))
+    arr = pa.LargeStringArray.from_buffers(len(lengths), pa.py_buffer(offsets), pa.py_buffer(data))
     return pd.Series(pd.arrays.ArrowStringArray(arr), index=index, copy=False)
 
 

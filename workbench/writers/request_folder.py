@@ -202,6 +202,10 @@ def write_folder(directory: str | Path, requests: Iterable[RateRequest], cells: 
     return written, listed
 
 
+#: integer columns of ``cells.parquet`` written as deltas, not through a dictionary
+DELTA_COLUMNS = ("row", "locator")
+
+
 def _write_cells(out: Path, cells: pd.DataFrame) -> pd.Series:
     """``cells.parquet`` (the sheets' header names in its metadata), then each request's source rows."""
     import pyarrow as pa
@@ -215,7 +219,12 @@ def _write_cells(out: Path, cells: pd.DataFrame) -> pd.Series:
                                            HEADERS_KEY: json.dumps(headers).encode("utf-8")})
     # no column statistics: the file is read whole (``read_folder``), never filtered by them, and
     # computing min/max of a million texts was half the writing (1M values: 0.18 -> 0.09 s CPU)
-    pq.write_table(table, out / CELLS, write_statistics=False)
+    # sheet rows and locators count up along the file: deltas of them are a few bits each, where a dictionary
+    # of 400,000 rows is built only to be thrown away (1M values: 0.092 -> 0.077 s CPU, 5.0 -> 0.7 MB)
+    counting = [n for n in DELTA_COLUMNS if n in table.column_names and pa.types.is_integer(table.schema.field(n).type)]
+    pq.write_table(table, out / CELLS, write_statistics=False,
+                   use_dictionary=[n for n in table.column_names if n not in counting],
+                   column_encoding=dict.fromkeys(counting, "DELTA_BINARY_PACKED") or None)
     return source_rows(cells)
 
 
