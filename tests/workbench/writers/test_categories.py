@@ -46,3 +46,15 @@ def test_a_repeated_text_is_one_category() -> None:
 @given(st.lists(texts, max_size=40))
 def test_as_category_equals_astype_for_any_texts(values: list[str | None]) -> None:
     _same(pd.Series(values, dtype="string"))
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.lists(st.tuples(texts, st.integers(1, 400)), min_size=1, max_size=12), st.booleans())
+def test_long_columns_in_blocks_or_shuffled(blocks: list[tuple[str | None, int]], shuffled: bool) -> None:
+    """Blocks (the runs path) and the same rows shuffled (past one run in 64 rows: the hashing path)."""
+    import random
+
+    values = [t for t, n in blocks for _ in range(n)]
+    if shuffled:
+        random.Random(len(values)).shuffle(values)
+    _same(pd.Series(values, dtype="string", name="restriction"))
