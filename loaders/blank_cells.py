@@ -13,6 +13,7 @@ from __future__ import annotations
 import zipfile
 
 from loaders import xlsx_bounds, xlsx_xml
+from loaders.inflate import INFLATE_ERRORS
 from loaders.sheets import RawSheet
 
 
@@ -26,7 +27,7 @@ def blank_cells(raw: RawSheet) -> xlsx_xml.Blanks:
         return none
     try:
         found = xlsx_xml.scan_blanks(raw.path, raw.sheet)
-    except (KeyError, zipfile.BadZipFile, ValueError, OSError):
+    except (KeyError, zipfile.BadZipFile, ValueError, OSError, *INFLATE_ERRORS):  # damaged: the reader says so
         return none
     if not found.formulas and not found.merged:
         return none

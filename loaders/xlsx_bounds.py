@@ -41,7 +41,7 @@ from queue import Full, Queue
 from typing import BinaryIO
 
 from loaders.errors import LoadError
-from loaders.inflate import INFLATE_ERRORS, raw_inflater
+from loaders.inflate import INFLATE_ERRORS, inflate_member
 from loaders.xlsx_xml import XLSX_SUFFIXES, column_index, column_letters, sheet_part, sheet_parts
 
 EXCEL_ROWS, EXCEL_COLUMNS = 1_048_576, 16_384
@@ -200,38 +200,8 @@ class _Size:
 
 
 def _inflate(fh: BinaryIO, info: zipfile.ZipInfo) -> Iterator[tuple[bytes, int]]:
-    """The part's bytes, CHUNK at a time, each with the zipped bytes used so far. Read from the raw
-    stream, not trusting the directory: a part inflating past what it declares yields all of it."""
-    fh.seek(info.header_offset)
-    local = fh.read(30)
-    if len(local) < 30 or local[:4] != b"PK\x03\x04":
-        raise zipfile.BadZipFile(f"no local header for {info.filename}")
-    name_len, extra_len = struct.unpack("<HH", local[26:30])
-    fh.seek(info.header_offset + 30 + name_len + extra_len)
-    left = info.compress_size
-    if info.compress_type == zipfile.ZIP_STORED:
-        while left > 0 and (data := fh.read(min(CHUNK, left))):
-            left -= len(data)
-            yield data, info.compress_size - left
-        return
-    if info.compress_type != zipfile.ZIP_DEFLATED:
-        return  # a method the readers do not take either: they say so
-    inflater = raw_inflater()  # ISA-L when installed: the same stream, ~2.4x less CPU than zlib
-    fed, pending = 0, b""
-    while not inflater.eof:
-        if not pending:
-            pending = fh.read(min(CHUNK, left)) if left > 0 else b""
-            left -= len(pending)
-            fed += len(pending)
-        # with no input left, what the inflater still holds (ISA-L keeps inflated bytes past ``CHUNK`` inside,
-        # not as unconsumed input) is drained until it gives nothing more
-        data = inflater.decompress(pending, CHUNK)
-        drained = not pending and not data
-        pending = inflater.unconsumed_tail
-        if data:
-            yield data, fed - len(pending)
-        if drained:
-            return
+    """The part's bytes, CHUNK at a time, each with the zipped bytes used so far (:func:`loaders.inflate.inflate_member`)."""
+    return inflate_member(fh, info, CHUNK)
 
 
 def _head(fh: BinaryIO, info: zipfile.ZipInfo, size: int) -> bytes:

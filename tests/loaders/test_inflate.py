@@ -80,3 +80,33 @@ def test_a_workbook_with_a_damaged_sheet_is_let_through_and_the_reader_says_so(a
     check_sheet(damaged, "Rates")
     with pytest.raises(LoadError, match="damaged.xlsx"):
         read_rates(damaged)
+
+
+@pytest.mark.parametrize("method", [zipfile.ZIP_DEFLATED, zipfile.ZIP_STORED], ids=["deflated", "stored"])
+def test_the_search_for_formulas_reads_the_sheet_through_the_same_inflater(method: int, tmp_path: Path) -> None:
+    """``scan_blanks`` inflates with ISA-L (``inflate_member``), pieces of 4 MiB: a formula without a saved
+    value and a merged range are found in a deflated sheet and in a stored one, the formula past the first piece."""
+    from loaders.xlsx_xml import scan_blanks
+    from tests.loaders import crafted_workbooks as X
+
+    filler = "".join(f'<row r="{n}"><c r="A{n}" t="n"><v>{n}</v></c></row>' for n in range(2, 130_000))
+    sheet = X.sheet_xml(X.header_row() + filler + '<row r="130000"><c r="E130000"><f>E2*2</f></c></row>').replace(
+        "</sheetData>", '</sheetData><mergeCells count="1"><mergeCell ref="B2:B3"/></mergeCells>')
+    assert len(sheet) > 4 << 20
+    path = tmp_path / "w.xlsx"
+    with zipfile.ZipFile(path, "w", method) as zf:
+        for name, data in X.parts(sheet).items():
+            zf.writestr(name, data)
+    found = scan_blanks(path, "Rates")
+    assert found.formulas == {(130_000, 4): "=E2*2"}
+    assert found.merged == [(2, 1, 3, 1)]
+
+
+def test_a_damaged_sheet_has_no_blank_cells_to_report_and_the_reader_says_so(tmp_path: Path) -> None:
+    from loaders.xlsx_xml import scan_blanks
+
+    damaged = _damaged(tmp_path, 0.0, bytes([0b111]))
+    with pytest.raises(INFLATE_ERRORS):
+        scan_blanks(damaged, "Rates")
+    with pytest.raises(LoadError, match="damaged.xlsx"):
+        read_rates(damaged)
