@@ -16,6 +16,8 @@ from loaders import xlsx_bounds, xlsx_xml
 from loaders.inflate import INFLATE_ERRORS
 from loaders.sheets import RawSheet
 
+_UNREADABLE: tuple[type[Exception], ...] = (KeyError, zipfile.BadZipFile, ValueError, OSError, *INFLATE_ERRORS)
+
 
 def blank_cells(raw: RawSheet) -> xlsx_xml.Blanks:
     """Formulas without a saved value and merged ranges of the sheet, by column position (not
@@ -27,7 +29,7 @@ def blank_cells(raw: RawSheet) -> xlsx_xml.Blanks:
         return none
     try:
         found = xlsx_xml.scan_blanks(raw.path, raw.sheet)
-    except (KeyError, zipfile.BadZipFile, ValueError, OSError, *INFLATE_ERRORS):  # damaged: the reader says so
+    except _UNREADABLE:  # damaged: the reader says so
         return none
     if not found.formulas and not found.merged:
         return none
