@@ -39,3 +39,22 @@ def test_dense_first_rows_are_each_groups_first(key: list[int], span: int) -> No
     expected, _ = pd.factorize(k)
     assert ids.tolist() == expected.tolist()
     assert first.tolist() == [int(np.flatnonzero(expected == g)[0]) for g in range(len(set(key)))]
+
+
+texts = st.one_of(st.none(), st.sampled_from(["", "a", "b", "EUR", "Zürich", "RoomsToSell"]))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(texts, st.integers(1, 120)), max_size=12), st.lists(texts, max_size=40), st.booleans())
+def test_texts_number_groups_as_any_column_does(blocks: list[tuple[str | None, int]], scattered: list[str | None],
+                                                arrow: bool) -> None:
+    """Columns of texts (Arrow's strings: in blocks, or not) give the groups pandas' factorisation gives."""
+    column = [t for t, n in blocks for _ in range(n)] + scattered
+    other = [i % 3 for i in range(len(column))]
+    frame = pd.DataFrame({"t": pd.Series(column, dtype="string" if arrow else object), "o": other})
+    keys = Coder(frame).keys("t", "o")
+    expected, _ = pd.factorize(pd.Series(list(zip(column, other, strict=True)), dtype=object))
+    assert keys.ids.tolist() == expected.tolist()
+    codes, n = Coder(frame).codes("t")
+    assert len(set(codes.tolist())) == len({None if v is None else v for v in column}) <= n
+    assert codes.max(initial=-1) < n
