@@ -22,6 +22,8 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
 
 from workbench.writers.month_plans import ALL_DAYS, DAYS, plan_months
 
@@ -84,7 +86,8 @@ def series_months(hotel: pd.Series, dates: pd.Series, keys: list[pd.Series | np.
     days = dates.to_numpy("datetime64[D]")
     month = months_of(days)
     day = (days - month.astype("datetime64[D]")).astype(np.int64)
-    series, series_at = _value_codes([_codes(hotel), _codes(month.astype(np.int64)), *(_codes(k) for k in keys)])
+    series, series_at = _value_codes([_ordered_codes(hotel), _ordered_codes(month.astype(np.int64)),
+                                      *(_ordered_codes(k) for k in keys)])
     return SeriesMonths(series, series_at, month[series_at].astype("datetime64[D]"), series * DAYS + day)
 
 
@@ -146,6 +149,42 @@ def _codes(values: pd.Series | np.ndarray) -> np.ndarray:
     return codes.astype(np.int64) + 1
 
 
+def _ordered_codes(values: pd.Series | np.ndarray) -> np.ndarray:
+    """Codes of ``values`` in value order (missing values first, as 0), not necessarily consecutive: whole
+    numbers over a short span are their distance from the least (no hash table, no sort); texts by Arrow's
+    hash table and a sort of the distinct ones; anything else as :func:`_codes`."""
+    if isinstance(values, pd.Series) and isinstance(values.array, pd.arrays.ArrowStringArray) and len(values):
+        data = pa.array(values.array)
+        encoded = pc.dictionary_encode(data.combine_chunks() if isinstance(data, pa.ChunkedArray) else data)
+        rank = np.empty(len(encoded.dictionary) + 1, dtype=np.int64)
+        rank[pc.array_sort_indices(encoded.dictionary).to_numpy()] = np.arange(1, len(encoded.dictionary) + 1)
+        rank[-1] = 0  # a missing value
+        return rank[encoded.indices.fill_null(-1).to_numpy(zero_copy_only=False)]
+    numbers, missing = _whole_numbers(values)
+    if numbers is None or len(numbers) == 0 or (missing is not None and missing.all()):
+        return _codes(values)
+    present = numbers if missing is None else numbers[~missing]
+    least, most = int(present.min()), int(present.max())
+    if most - least > 4 * len(numbers) + 1_000:
+        return _codes(values)
+    codes = numbers - least + 1
+    if missing is not None:
+        codes[missing] = 0
+    return codes
+
+
+def _whole_numbers(values: pd.Series | np.ndarray) -> tuple[np.ndarray | None, np.ndarray | None]:
+    """(int64 values, which are missing) of a column of whole numbers; (None, None) for any other column."""
+    if isinstance(values, np.ndarray):
+        return (values.astype(np.int64, copy=False), None) if values.dtype.kind in "iu" else (None, None)
+    if isinstance(values.array, pd.arrays.IntegerArray):
+        missing = values.isna().to_numpy()
+        return values.to_numpy(dtype=np.int64, na_value=0), (missing if missing.any() else None)
+    if values.dtype.kind in "iu":
+        return values.to_numpy(dtype=np.int64), None
+    return None, None
+
+
 def _value_codes(columns: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
     """Codes of the rows of ``columns`` (value-ordered codes each) in lexicographic order, and one
     row index holding each code."""
@@ -155,7 +194,13 @@ def _value_codes(columns: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
         if int(key.max()) >= np.iinfo(np.int64).max // width:
             key = _codes(key)  # renumber densely (order kept) before it could overflow
         key = key * width + col
-    codes, _ = pd.factorize(key, sort=True)
+    span = int(key.max()) + 1
+    if span <= max(1 << 22, 4 * len(key)):  # ranked by an array over the span: no hash table, no sort
+        present = np.zeros(span, dtype=bool)
+        present[key] = True
+        codes = (np.cumsum(present) - 1)[key]
+    else:
+        codes, _ = pd.factorize(key, sort=True)
     at = np.empty(int(codes.max()) + 1, dtype=np.int64)
     at[codes] = np.arange(len(codes))  # any row of a code will do: they hold the same values
     return codes.astype(np.int64), at

@@ -273,3 +273,40 @@ def test_months_of_a_short_span_goes_through_the_table(offsets: list[int], first
 
     days = (np.array(offsets, dtype=np.int64) + first).view("datetime64[D]")
     assert np.array_equal(months_of(days), days.astype("datetime64[M]"))
+
+
+def _rank(codes: np.ndarray) -> list[int]:
+    return pd.factorize(codes, sort=True)[0].tolist()
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.one_of(st.none(), st.integers(-5, 40)), max_size=40),
+       st.lists(st.one_of(st.none(), st.sampled_from(["", "900", "901", "DBL", "Zürich", "b", "a"])), max_size=40),
+       st.integers(0, 10**12))
+def test_ordered_codes_order_rows_as_sorted_factorisation_does(numbers: list[int | None], texts: list[str | None],
+                                                               offset: int) -> None:
+    """Whole numbers over a short span (their distance from the least) and texts (Arrow's hash table and a sort)
+    are numbered in value order, missing values first: the same order as ``pd.factorize(sort=True)``."""
+    from workbench.writers.compress import _codes, _ordered_codes
+
+    columns = [pd.Series([None if n is None else n + offset for n in numbers], dtype="Int64"),
+               pd.Series(texts, dtype="string"), pd.Series(texts, dtype=object)]
+    if None not in numbers:
+        columns += [np.array(numbers, dtype=np.int64) + offset, pd.Series(numbers, dtype=np.int64)]
+    for column in columns:
+        got = _ordered_codes(column)
+        assert _rank(got) == _rank(_codes(column))
+        assert (got >= 0).all() and ((got == 0) == pd.isna(pd.Series(column)).to_numpy()).all()
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 6), st.integers(0, 3), st.integers(0, 10**6)), min_size=1, max_size=60))
+def test_value_codes_rank_rows_lexicographically(rows: list[tuple[int, int, int]]) -> None:
+    """Dense codes in lexicographic order, by an array over a short span or by pandas' sort past it."""
+    from workbench.writers.compress import _value_codes
+
+    columns = [np.array(c, dtype=np.int64) for c in zip(*rows, strict=True)]
+    codes, at = _value_codes(columns)
+    expected = pd.factorize(pd.Series(rows, dtype=object).map(tuple), sort=True)[0]
+    assert codes.tolist() == expected.tolist()
+    assert all(rows[at[c]] == rows[i] for i, c in enumerate(codes))
