@@ -15,7 +15,15 @@ import pytest
 
 from loaders import read_availability, xlsx_bounds
 from tests.loaders import crafted_workbooks as X
-from tests.loaders.test_no_boolean_sheets import AVAIL, CELLS, PIECES, _avail_rows, _read_both, _same, _workbook
+from tests.loaders.test_no_boolean_sheets import (
+    AVAIL,
+    CELLS,
+    PIECES,
+    _avail_rows,
+    _read_both,
+    _same,
+    _workbook,
+)
 
 
 @pytest.fixture(autouse=True)
