@@ -476,7 +476,7 @@ def section(meta: dict, e2e: dict, comp: dict, kinds: list[dict], paper: dict, p
         "codes without hashing and the rules' codes of texts by Arrow (compress and build 0.38 -> 0.31 s); the command "
         "line collecting less while it starts (~210 collections of imports that make no garbage, 0.047 s); sheet rows "
         "and locators in `cells.parquet` as deltas (5.0 -> 0.7 MB, 0.092 -> 0.077 s); each thing the bounds scan "
-        "looks for searched on its own (one pattern for all made RE2 read every byte: 0.18 -> 0.16 s); a big sheet "
+        "looks for searched on its own (one pattern for all made RE2 read every byte: 0.18 -> 0.17 s); a big sheet "
         "with a plausible dimension searched for booleans, formulas and merged cells (its numbers read typed, no "
         "second pass: that command 3.24 -> 2.73 s CPU, 7 interleaved runs), and the second pass inflated by ISA-L "
         "where it still runs. Tried and left out, measured: the label columns (`source`, `sheet`, `restriction`, "
