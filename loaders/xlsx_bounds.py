@@ -19,7 +19,7 @@ strings, and every zip part as inflated. So, before they see a workbook:
 - A big sheet whose dimension is plausible (as Excel saves every sheet) keeps its extent trusted and is
   scanned only for formulas, merged cells and booleans, up to its first boolean cell: reading a
   million values typed and without the second pass saves more than the scan costs (a 113 MB sheet:
-  the scan ~0.16 s, the command ~0.2 s less in all). After a boolean neither can be had, so it stops.
+  the scan 0.17 s of CPU, the command 0.3 s less in all: 3.15 -> 2.85 s). After a boolean neither can be had, so it stops.
 
 Both raise :class:`~loaders.errors.LoadError` naming the file, the sheet and what it declares.
 A file that is not a readable zip is let through: the reader says it is damaged, as before.
