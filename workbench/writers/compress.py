@@ -22,9 +22,8 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
-import pyarrow as pa
-import pyarrow.compute as pc
 
+from loaders.text_codes import text_codes
 from workbench.writers.month_plans import ALL_DAYS, DAYS, plan_months
 
 PRICE_COLUMNS = ["number_of_guests", "amount_type", "amount_minor", "amount_scale", "decimal_places", "currency_code"]
@@ -152,14 +151,10 @@ def _codes(values: pd.Series | np.ndarray) -> np.ndarray:
 def _ordered_codes(values: pd.Series | np.ndarray) -> np.ndarray:
     """Codes of ``values`` in value order (missing values first, as 0), not necessarily consecutive: whole
     numbers over a short span are their distance from the least (no hash table, no sort); texts by Arrow's
-    hash table and a sort of the distinct ones; anything else as :func:`_codes`."""
+    hash table and a sort of the distinct ones (:func:`loaders.text_codes.text_codes`); anything else as
+    :func:`_codes`."""
     if isinstance(values, pd.Series) and isinstance(values.array, pd.arrays.ArrowStringArray) and len(values):
-        data = pa.array(values.array)
-        encoded = pc.dictionary_encode(data.combine_chunks() if isinstance(data, pa.ChunkedArray) else data)
-        rank = np.empty(len(encoded.dictionary) + 1, dtype=np.int64)
-        rank[pc.array_sort_indices(encoded.dictionary).to_numpy()] = np.arange(1, len(encoded.dictionary) + 1)
-        rank[-1] = 0  # a missing value
-        return rank[encoded.indices.fill_null(-1).to_numpy(zero_copy_only=False)]
+        return text_codes(values, sort=True)[0] + 1  # a missing text (-1) first, as 0
     numbers, missing = _whole_numbers(values)
     if numbers is None or len(numbers) == 0 or (missing is not None and missing.all()):
         return _codes(values)
