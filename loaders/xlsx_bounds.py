@@ -286,7 +286,9 @@ _DIMENSION = re.compile(rb"<(?:\w+:)?dimension\s[^>]*?ref\s*=\s*[\"']\$?([A-Za-z
                         rb"(?::\$?([A-Za-z]+)\$?(\d+))?[\"']")
 _REF = re.compile(rb"\sr\s*=\s*[\"']([A-Z]*)(\d+)[\"']")
 # a cell or row not giving its position as its first attribute (` r="`), or giving none: counted
-_IRREGULAR = r'<(?:\w+:)?(?:c|row)(?:[/>\t\n\r]| (?:[^r]|r[^=]|r=[^"]))'
+_CELL_OR_ROW = r"<(?:\w+:)?(?:c|row)"
+_NO_POSITION_FIRST = r'[/>\t\n\r]| (?:[^r]|r[^=]|r=[^"])'
+_IRREGULAR = f"{_CELL_OR_ROW}(?:{_NO_POSITION_FIRST})"
 
 
 def _dimension(head: bytes) -> tuple[int, int, int, int] | None:
@@ -344,8 +346,8 @@ def _scan(fh: BinaryIO, info: zipfile.ZipInfo, bounds: WorkbookBounds,
     safe = min(bounds.max_cells // EXCEL_ROWS, EXCEL_COLUMNS)
     columns = greater_pattern(column_letters(safe - 1) if safe else "", "ABCDEFGHIJKLMNOPQRSTUVWXYZ", "[A-Z]")
     rows = greater_pattern(str(EXCEL_ROWS), "0123456789", "[0-9]", first="[1-9]")
-    flagged = (r'<(?:\w+:)?(?:c|row)(?:[/>\t\n\r]| (?:[^r]|r[^=]|r=[^"])'  # no position first (_IRREGULAR), or
-               f'| r="(?:(?:{columns})[0-9]|[A-Z]*0*(?:{rows})"))')        # one past the bounds
+    # a cell or row without its position first (_IRREGULAR), or with one past the bounds
+    flagged = f'{_CELL_OR_ROW}(?:{_NO_POSITION_FIRST}| r="(?:(?:{columns})[0-9]|[A-Z]*0*(?:{rows})"))'
     seen = _Seen(flagged=not extent)  # (flagged: no longer looked for)
     with closing(_chunks(fh, info)) as chunks:  # closed (its helper thread stopped) before reading again
         for text in chunks:
