@@ -91,14 +91,9 @@ def _text_codes(values: pd.Series) -> tuple[np.ndarray, int]:
 DENSE_SPAN = 1 << 22  # keys below this (or 4x the rows) are numbered with an array, not a hash table
 
 
-def _dense_ids(key: np.ndarray, span: int) -> np.ndarray:
-    """``pd.factorize(key)[0]`` (groups numbered in order of first appearance) for keys in
-    ``0..span-1``, with arrays of ``span`` instead of hashing every row."""
-    return _dense_ids_and_first(key, span)[0]
-
-
 def _dense_ids_and_first(key: np.ndarray, span: int) -> tuple[np.ndarray, np.ndarray]:
-    """:func:`_dense_ids` and the first row of each group. The rows that are the first of their key, in
+    """``pd.factorize(key)[0]`` (groups numbered in order of first appearance) for keys in ``0..span-1``, with
+    arrays of ``span`` instead of hashing every row, and the first row of each group. The rows that are the first of their key, in
     row order, are the groups in order of first appearance: no sort (1M rows, 8 key sets: 0.15 -> 0.09 s)."""
     rows = np.arange(len(key), dtype=np.int64)
     first_of_key = np.full(span, len(key), dtype=np.int64)
