@@ -36,6 +36,7 @@ from workbench.config import Memory, section_from_env
 M_TRIM_THRESHOLD, M_MMAP_THRESHOLD, M_MMAP_MAX = -1, -3, -4  # mallopt parameters (malloc.h)
 MMAP_THRESHOLD = 32 * 2**20  # glibc's largest: blocks up to this size come from the heap
 TRIM_THRESHOLD = 2**30       # free memory kept at the top of the heap before it is returned
+FEWER_COLLECTIONS = (50_000, 20, 20)  # the collector's thresholds in batch processes (Python's: 700, 10, 10)
 
 
 def wanted(settings: Memory | None = None) -> bool:
@@ -69,7 +70,7 @@ def fewer_collections(settings: Memory | None = None) -> None:
     if not wanted(settings):
         return
     gc.freeze()
-    gc.set_threshold(50_000, 20, 20)
+    gc.set_threshold(*FEWER_COLLECTIONS)
 
 
 #: the collector's thresholds as Python set them, before :func:`collect_less_while_starting`
@@ -86,7 +87,7 @@ def collect_less_while_starting(settings: Memory | None = None) -> None:
         return
     if _PYTHON_THRESHOLDS is None:
         _PYTHON_THRESHOLDS = gc.get_threshold()
-    gc.set_threshold(50_000, 20, 20)
+    gc.set_threshold(*FEWER_COLLECTIONS)
 
 
 def serving() -> None:
